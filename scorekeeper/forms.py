@@ -1,0 +1,288 @@
+"""The referee form: a rule set, the players' hands and how the round ended.
+
+It speaks to the rules engine in the JSON API's own shape (``rules.showdown.settle``), so the
+page and the API refuse the same things with the same words; errors come back next to the field
+they name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+
+from .rules import ENDINGS, PRESETS, SWITCHES, RuleSet, build_rules, check_hand, evaluate
+from .rules.cards import CardError, Suit, deck, parse_cards
+from .rules.errors import InputError
+from .rules.hands import Hand
+from .rules.resolve import RoundResult
+from .rules.ruleset import json_value
+from .rules.showdown import settle
+
+MIN_PLAYERS, MAX_PLAYERS, START_PLAYERS = 2, 17, 4
+CARD_CHOICES = [(card.code, str(card)) for card in deck(52)]
+# The picker: one row per suit, ace first, as players sort a hand.
+GRID = [sorted((c for c in deck(52) if c.suit == suit), key=lambda c: -c.order) for suit in Suit]
+
+
+def form_key(value: Any) -> str:
+    """How a switch's value travels in a form: none, true, false, 30.5, others as they are."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(json_value(value))
+
+
+def house_rule_field(f) -> forms.Field:
+    meta = f.metadata
+    if meta["choices"] is None:
+        return forms.IntegerField(
+            label=meta["label"],
+            help_text=meta["help"],
+            required=False,
+            min_value=meta["low"],
+            max_value=meta["high"],
+        )
+    return forms.ChoiceField(
+        label=meta["label"],
+        help_text=meta["help"],
+        required=False,
+        choices=[("", "As the rule set says")]
+        + [(form_key(value), words) for value, words in meta["choices"].items()],
+    )
+
+
+class RefereeForm(forms.Form):
+    preset = forms.ChoiceField(
+        label="Rules", choices=[(p.id, p.name) for p in PRESETS.values()], initial="scat"
+    )
+    ending = forms.ChoiceField(
+        label="How did the round end?",
+        choices=list(ENDINGS.items()),
+        initial="knock",
+        widget=forms.RadioSelect,
+    )
+    players = forms.IntegerField(
+        min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=START_PLAYERS,
+        widget=forms.HiddenInput,
+    )  # fmt: skip
+    knocker = forms.IntegerField(required=False, min_value=0, max_value=MAX_PLAYERS - 1)
+    dealer = forms.IntegerField(required=False, min_value=0, max_value=MAX_PLAYERS - 1)
+    shown = forms.TypedMultipleChoiceField(
+        required=False, coerce=int, choices=[(i, i) for i in range(MAX_PLAYERS)]
+    )
+    choice = forms.CharField(required=False, max_length=40)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for f in SWITCHES:
+            self.fields[f"rule_{f.name}"] = house_rule_field(f)
+
+    def house_rule_fields(self) -> list[forms.BoundField]:
+        return [self[f"rule_{f.name}"] for f in SWITCHES]
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=100, required=False)
+    cards = forms.CharField(label="Cards", max_length=100, required=False)
+    pick = forms.MultipleChoiceField(
+        label="Or pick them", choices=CARD_CHOICES, required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )  # fmt: skip
+
+    def is_blank(self) -> bool:
+        data = self.cleaned_data
+        return not (data.get("name") or data.get("cards") or data.get("pick"))
+
+    def card_tokens(self) -> list[str]:
+        typed = self.cleaned_data.get("cards") or ""
+        return [*typed.replace(",", " ").split(), *self.cleaned_data.get("pick", [])]
+
+
+@dataclass
+class Row:
+    """One player's line on the referee page."""
+
+    index: int
+    form: PlayerForm
+    hand: Hand | None = None
+    error: str = ""
+    knocked: bool = False
+    showed: bool = False
+    dealt: bool = False
+
+
+@dataclass
+class Referee:
+    """The referee page's state: the form, each player's row and, when complete, the verdict."""
+
+    form: RefereeForm
+    rows: list[Row]
+    rules: RuleSet | None = None
+    result: RoundResult | None = None
+    errors: dict[str, str] = field(default_factory=dict)
+    incomplete: str = ""
+
+    grid = GRID
+
+    @property
+    def knocker(self) -> Row | None:
+        return next((row for row in self.rows if row.knocked), None)
+
+    @property
+    def ranking(self) -> list[dict[str, Any]]:
+        """Every hand from the top, with what its holder loses."""
+        if self.result is None:
+            return []
+        lost = {player.name: player for player in self.result.players}
+        hands = sorted(self.result.hands.items(), key=lambda item: item[1].value, reverse=True)
+        return [{"name": name, "hand": hand, "after": lost[name]} for name, hand in hands]
+
+    @property
+    def rules_card(self) -> list[dict[str, Any]]:
+        preset = PRESETS[self.form["preset"].value() or "scat"] if self.form.is_bound else PRESETS["scat"]
+        rules = self.rules or preset.rules
+        return rules.describe(preset.readings)
+
+
+def blank_referee() -> Referee:
+    form = RefereeForm(initial={"players": START_PLAYERS})
+    return Referee(form, [Row(i, PlayerForm(prefix=f"p{i}")) for i in range(START_PLAYERS)])
+
+
+def referee_from_post(data: Any, settle_now: bool, add_player: bool = False) -> Referee:
+    """Read the posted page; evaluate each hand; settle the round when it is complete.
+
+    ``settle_now`` is a press of the settle button (every missing piece is an error); otherwise
+    this is a live update while cards are typed, which only says what is still missing.
+    """
+    form = RefereeForm(data)
+    count = _player_count(data) + (1 if add_player else 0)
+    count = max(MIN_PLAYERS, min(MAX_PLAYERS, count))
+    rows = [Row(i, PlayerForm(data, prefix=f"p{i}")) for i in range(count)]
+    referee = Referee(form, rows)
+    if not form.is_valid():
+        referee.errors.update({name: " ".join(errs) for name, errs in form.errors.items()})
+        return referee
+    clean = form.cleaned_data
+    for row in rows:
+        row.form.is_valid()
+        row.knocked = clean.get("knocker") == row.index
+        row.showed = row.index in clean.get("shown", [])
+        row.dealt = clean.get("dealer") == row.index
+    overrides = {
+        f.name: clean[f"rule_{f.name}"]
+        for f in SWITCHES
+        if clean.get(f"rule_{f.name}") not in (None, "")
+    }
+    try:
+        referee.rules, _preset = build_rules({"preset": clean["preset"], "overrides": overrides})
+    except InputError as refusal:
+        referee.errors[_rules_field(refusal.field)] = refusal.message
+        return referee
+    _evaluate_rows(referee)
+    if add_player or any(row.error for row in rows):
+        return referee
+    players = [row for row in rows if not row.form.is_blank()]
+    request = {
+        "rules": {"preset": clean["preset"], "overrides": overrides},
+        "ending": clean["ending"],
+        "knocker": _name_at(rows, clean.get("knocker")),
+        "shown_by": [name for i in clean.get("shown", []) if (name := _name_at(rows, i))],
+        "dealer": _name_at(rows, clean.get("dealer")),
+        "choice": clean.get("choice") or None,
+        "players": [
+            {"name": row.form.cleaned_data["name"], **({"cards": row.form.card_tokens()} if row.hand else {})}
+            for row in players
+        ],
+    }
+    missing = _missing(referee, players)
+    if missing and not settle_now:
+        referee.incomplete = missing
+        return referee
+    try:
+        _rules, referee.result = settle(request)
+    except InputError as refusal:
+        _place_error(referee, players, refusal)
+    return referee
+
+
+def _player_count(data: Any) -> int:
+    try:
+        return int(data.get("players", START_PLAYERS))
+    except (TypeError, ValueError):
+        return START_PLAYERS
+
+
+def _rules_field(field_name: str) -> str:
+    if field_name.startswith("rules.overrides."):
+        return "rule_" + field_name.removeprefix("rules.overrides.")
+    return "preset"
+
+
+def _name_at(rows: list[Row], index: int | None) -> str | None:
+    if index is None or index >= len(rows):
+        return None
+    return rows[index].form.cleaned_data.get("name") or None
+
+
+def _evaluate_rows(referee: Referee) -> None:
+    """Each hand's value as soon as it has three cards, and every card error next to its row."""
+    assert referee.rules is not None
+    seen: dict[str, str] = {}
+    for row in referee.rows:
+        tokens = row.form.card_tokens() if row.form.is_valid() else []
+        if not tokens:
+            continue
+        try:
+            cards = parse_cards(tokens)
+            if len(cards) < 3:
+                row.error = f"{3 - len(cards)} more card{'s' if len(cards) < 2 else ''} to go"
+                continue
+            check_hand(cards, referee.rules.deck)
+        except CardError as refusal:
+            row.error = str(refusal)
+            continue
+        name = row.form.cleaned_data.get("name") or f"Player {row.index + 1}"
+        twice = [card for card in cards if str(card) in seen]
+        if twice:
+            row.error = f"{twice[0]} is already in {seen[str(twice[0])]}'s hand: a deck has one"
+            continue
+        seen.update({str(card): name for card in cards})
+        row.hand = evaluate(cards, referee.rules)
+
+
+def _missing(referee: Referee, players: list[Row]) -> str:
+    if len(players) < MIN_PLAYERS:
+        return "Enter at least two players."
+    for row in players:
+        if not row.form.cleaned_data.get("name"):
+            return f"Name player {row.index + 1}."
+        if row.hand is None:
+            return f"Enter {row.form.cleaned_data['name']}'s three cards."
+    return ""
+
+
+def _place_error(referee: Referee, players: list[Row], refusal: InputError) -> None:
+    """Put the engine's refusal next to the field it names."""
+    where = refusal.field
+    if where.startswith("players[") and "]" in where:
+        index = int(where[len("players[") : where.index("]")])
+        if index < len(players):
+            players[index].error = refusal.message
+            return
+    if where in ("knocker", "shown_by", "dealer"):
+        flag = {"knocker": "knocked", "shown_by": "showed", "dealer": "dealt"}[where]
+        for row in players:
+            if getattr(row, flag):
+                row.error = refusal.message
+                return
+    if where.startswith("rules"):
+        referee.errors[_rules_field(where)] = refusal.message
+        return
+    referee.errors["ending"] = refusal.message
+
+
+__all__ = ["Referee", "RefereeForm", "blank_referee", "referee_from_post"]

@@ -1,0 +1,26 @@
+"""The rules of 31 in plain Python: cards, hands, rule sets and round resolution.
+
+Nothing here imports Django: values in, values out.
+"""
+
+from .cards import Card, CardError, check_hand, deck, parse_card, parse_cards
+from .hands import Hand, evaluate, points, possible_values
+from .resolve import (
+    ENDINGS,
+    Choice,
+    Outcome,
+    PlayerAfter,
+    RoundError,
+    RoundResult,
+    Seat,
+    Table,
+    resolve_round,
+)
+from .ruleset import PRESETS, SWITCHES, Preset, RuleSet, RulesError, build_rules
+
+__all__ = [
+    "ENDINGS", "PRESETS", "SWITCHES", "Card", "CardError", "Choice", "Hand", "Outcome",
+    "PlayerAfter", "Preset", "RoundError", "RoundResult", "RuleSet", "RulesError", "Seat",
+    "Table", "build_rules", "check_hand", "deck", "evaluate", "parse_card", "parse_cards",
+    "points", "possible_values", "resolve_round",
+]  # fmt: skip

@@ -1,0 +1,108 @@
+"""What a three-card hand is worth under a rule set, and why, in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from .cards import Card, Suit, deck, rank_word
+from .ruleset import RuleSet
+
+
+@dataclass(frozen=True)
+class Hand:
+    cards: tuple[Card, ...]
+    value: Fraction
+    counted: tuple[Card, ...]
+    explanation: str
+
+    @property
+    def tie_key(self) -> tuple[int, ...]:
+        """The counted cards' ranks from the top, for a tie-break by highest card."""
+        return tuple(sorted((card.order for card in self.counted), reverse=True))
+
+
+def points(value: Fraction) -> str:
+    """30.5 stays 30.5; 21 stays 21."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
+    return " ".join(str(card) for card in cards)
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def evaluate(cards: list[Card] | tuple[Card, ...], rules: RuleSet) -> Hand:
+    """The hand's value, the cards that count and a sentence that explains the count.
+
+    The cards are assumed to be a valid hand (see ``cards.check_hand``).
+    """
+    cards = tuple(cards)
+    best: Hand | None = None
+    for suit in Suit:
+        counted = tuple(c for c in cards if c.suit == suit or (rules.aces_wild and c.rank == "A"))
+        if not any(c.suit == suit for c in counted):
+            continue
+        value = Fraction(sum(c.points for c in counted))
+        hand = Hand(cards, value, counted, _explain_suit(cards, counted, suit, value, rules))
+        if best is None or (hand.value, hand.tie_key) > (best.value, best.tie_key):
+            best = hand
+    assert best is not None
+    special = _special_value(cards, rules)
+    if special is not None and special > best.value:
+        best = Hand(cards, special, cards, _explain_special(cards, special, rules))
+    return best
+
+
+def _special_value(cards: tuple[Card, ...], rules: RuleSet) -> Fraction | None:
+    if len({c.rank for c in cards}) != 1:
+        return None
+    if cards[0].rank == "A" and rules.three_aces is not None:
+        return Fraction(rules.three_aces)
+    return None if rules.three_of_a_kind is None else Fraction(rules.three_of_a_kind)
+
+
+def _explain_special(cards: tuple[Card, ...], value: Fraction, rules: RuleSet) -> str:
+    rank = cards[0].rank
+    if rank == "A" and rules.three_aces is not None:
+        fire = " (fire)" if rules.three_aces_fire else ""
+        return f"{_cards(cards)}: three aces count {points(value)}{fire}"
+    return f"{_cards(cards)}: three {rank_word(rank)}s count {points(value)} as three of a kind"
+
+
+def _explain_suit(
+    cards: tuple[Card, ...], counted: tuple[Card, ...], suit: Suit, value: Fraction, rules: RuleSet
+) -> str:
+    left_out = [str(c) for c in cards if c not in counted]
+    wild = [c for c in counted if c.suit != suit]
+    if len(counted) == 1 and len({c.suit for c in cards}) == 3:
+        return f"{counted[0]} counts {points(value)}: three different suits, so only the highest card counts"
+    if len(counted) == 1:
+        head = f"{counted[0]} counts {points(value)} on its own"
+    elif all(c.rank == "A" for c in counted):
+        head = f"{_cards(counted)} count {points(value)}"
+    else:
+        head = f"{_cards(counted)} count {points(value)} in {suit.word}"
+    if wild:
+        head += f", the {'ace joining' if len(wild) == 1 else 'aces joining'} any suit"
+    if not left_out:
+        return head
+    verb = "does" if len(left_out) == 1 else "do"
+    joiner = "it" if len(counted) == 1 else "them"
+    return f"{head}; the {_and(left_out)} {verb} not join {joiner}"
+
+
+@lru_cache(maxsize=64)
+def possible_values(rules: RuleSet) -> frozenset[Fraction]:
+    """Every value a hand can have under these rules (for checking a value a table agreed)."""
+    cards = deck(rules.deck)
+    return frozenset(
+        evaluate((a, b, c), rules).value
+        for i, a in enumerate(cards)
+        for j, b in enumerate(cards[i + 1 :], i + 1)
+        for c in cards[j + 1 :]
+    )

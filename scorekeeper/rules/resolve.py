@@ -1,0 +1,634 @@
+"""How a round of 31 ends: who loses how many lives and why, and what the table looks like after.
+
+``resolve_round(rules, table, outcome)`` takes values and returns a value. It never guesses: where
+the rules leave the outcome open it returns ``result == "table_decides"`` with the choices, and the
+table's pick comes back as ``outcome.choice``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .errors import InputError
+from .cards import Card, CardError, check_hand
+from .hands import Hand, evaluate, points, possible_values
+from .ruleset import RuleSet
+
+ENDINGS = {
+    "knock": "a knock and a showdown",
+    "thirty_one": "a 31 shown in play",
+    "dealt_thirty_one": "a 31 dealt",
+    "three_aces": "three aces (fire)",
+    "stock_out": "the stock running out",
+}
+STATUSES = ("in", "county", "out")
+
+
+class RoundError(InputError):
+    """A round that cannot have happened under these rules; ``field`` says where."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player at the table before the round, with what they hold if the table entered it."""
+
+    name: str
+    lives: int
+    status: str = "in"
+    cards: tuple[Card, ...] | None = None
+    value: Fraction | None = None
+
+    @property
+    def playing(self) -> bool:
+        return self.status != "out"
+
+
+@dataclass(frozen=True)
+class Table:
+    players: tuple[Seat, ...]  # in seat order, clockwise
+    dealer: str | None = None
+    pot: int = 0
+    rounds_played: int = 0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ending: str
+    knocker: str | None = None
+    shown_by: tuple[str, ...] = ()
+    lowest: tuple[str, ...] | None = None  # named by the table instead of entering hands
+    choice: str | None = None
+
+
+@dataclass(frozen=True)
+class Choice:
+    id: str
+    words: str
+
+
+@dataclass(frozen=True)
+class PlayerAfter:
+    name: str
+    lives: int
+    status: str
+    status_label: str
+    lost: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    result: str  # "scored" | "replay" | "table_decides"
+    hands: dict[str, Hand]
+    losses: dict[str, int]
+    players: tuple[PlayerAfter, ...]
+    pot: int
+    explanation: tuple[str, ...]
+    choices: tuple[Choice, ...] = ()
+    game_over: bool = False
+    winner: str | None = None
+    tie: tuple[str, ...] = ()
+    next_dealer: str | None = None
+
+
+def lives_word(n: int) -> str:
+    return "1 life" if n == 1 else f"{n} lives"
+
+
+def _names(names: list[str] | tuple[str, ...]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+@dataclass
+class _Round:
+    """The working state of one resolution: checked inputs, losses and their reasons."""
+
+    rules: RuleSet
+    table: Table
+    outcome: Outcome
+    hands: dict[str, Hand] = field(default_factory=dict)
+    values: dict[str, Fraction] = field(default_factory=dict)
+    losses: dict[str, int] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
+    story: list[str] = field(default_factory=list)
+
+    @property
+    def seats(self) -> dict[str, Seat]:
+        return {seat.name: seat for seat in self.table.players}
+
+    @property
+    def playing(self) -> list[str]:
+        return [seat.name for seat in self.table.players if seat.playing]
+
+    def lose(self, name: str, lives: int, reason: str) -> None:
+        self.losses[name] = lives
+        self.reasons[name] = f"{name} loses {lives_word(lives)}: {reason}"
+
+
+def resolve_round(rules: RuleSet, table: Table, outcome: Outcome) -> RoundResult:
+    """Resolve one round of 31 under ``rules``; raises ``RoundError`` for an impossible round."""
+    state = _Round(rules, table, outcome)
+    _check_table(state)
+    _check_hands(state)
+    _check_outcome(state)
+    decision = _score(state)
+    if decision:
+        return decision
+    return _finish(state)
+
+
+# ---- checking the inputs --------------------------------------------------------------------
+
+
+def _check_table(state: _Round) -> None:
+    rules, table = state.rules, state.table
+    names = [seat.name for seat in table.players]
+    if not 2 <= len(names) <= rules.max_players:
+        raise RoundError(
+            f"a game of 31 with {rules.deck} cards has 2 to {rules.max_players} players, "
+            f"not {len(names)}",
+            "players",
+        )
+    folded = [name.strip().casefold() for name in names]
+    for i, seat in enumerate(table.players):
+        where = f"players[{i}]"
+        if not seat.name.strip():
+            raise RoundError("every player needs a name", f"{where}.name")
+        if folded.count(folded[i]) > 1:
+            raise RoundError(f"two players are called {seat.name}", f"{where}.name")
+        if seat.status not in STATUSES:
+            raise RoundError("a status is “in”, “county” or “out”", f"{where}.status")
+        if not 0 <= seat.lives <= 99:
+            raise RoundError(f"{seat.name} cannot have {seat.lives} lives", f"{where}.lives")
+        if seat.status == "in" and seat.lives == 0:
+            raise RoundError(f"{seat.name} has no lives left, so cannot be in", f"{where}.status")
+        if seat.status != "in" and seat.lives:
+            raise RoundError(
+                f"{seat.name} still has {lives_word(seat.lives)}, so cannot be "
+                f"{rules.status_label(seat.status)}",
+                f"{where}.status",
+            )
+        if seat.status == "county" and rules.last_chance is None:
+            raise RoundError(
+                "under these rules a player with no lives left is out, never on a last chance",
+                f"{where}.status",
+            )
+    if len(state.playing) < 2:
+        raise RoundError("the game is over: fewer than two players are still in", "players")
+    if table.dealer is not None and table.dealer not in state.playing:
+        raise RoundError(f"the dealer must be a player still in, not {table.dealer}", "dealer")
+
+
+def _check_hands(state: _Round) -> None:
+    rules = state.rules
+    seen: dict[Card, str] = {}
+    for i, seat in enumerate(state.table.players):
+        where = f"players[{i}]"
+        if seat.cards is not None and seat.value is not None:
+            raise RoundError(f"give {seat.name}'s cards or a value, not both", f"{where}.value")
+        if not seat.playing and (seat.cards is not None or seat.value is not None):
+            raise RoundError(f"{seat.name} is out and holds no cards", f"{where}.cards")
+        if seat.cards is not None:
+            try:
+                check_hand(list(seat.cards), rules.deck)
+            except CardError as error:
+                raise RoundError(f"{seat.name}: {error}", f"{where}.cards") from None
+            for card in seat.cards:
+                if card in seen:
+                    raise RoundError(
+                        f"{card} is in {seen[card]}'s hand and in {seat.name}'s: a deck has one",
+                        f"{where}.cards",
+                    )
+                seen[card] = seat.name
+            hand = evaluate(seat.cards, rules)
+            state.hands[seat.name] = hand
+            state.values[seat.name] = hand.value
+        elif seat.value is not None:
+            if seat.value not in possible_values(rules):
+                raise RoundError(
+                    f"no hand is worth {points(Fraction(seat.value))} under these rules",
+                    f"{where}.value",
+                )
+            state.values[seat.name] = Fraction(seat.value)
+
+
+def _check_outcome(state: _Round) -> None:
+    rules, outcome, playing = state.rules, state.outcome, state.playing
+    if outcome.ending not in ENDINGS:
+        raise RoundError(
+            f"a round ends with {', '.join(ENDINGS)}; not “{outcome.ending}”", "ending"
+        )
+    if outcome.ending not in rules.endings:
+        raise RoundError(_no_such_ending(rules, outcome.ending), "ending")
+    knocker = outcome.knocker
+    if knocker is not None and knocker not in playing:
+        raise RoundError(_not_playing(state, knocker, "knock"), "knocker")
+    if outcome.ending == "knock" and knocker is None:
+        raise RoundError("say who knocked", "knocker")
+    if outcome.ending in ("dealt_thirty_one", "stock_out") and knocker is not None:
+        why = "a dealt 31 is shown before anyone plays" if outcome.ending != "stock_out" else (
+            "the stock ran out before anyone knocked"
+        )
+        raise RoundError(f"nobody knocked: {why}", "knocker")
+    if knocker is not None and rules.min_knock is not None and knocker in state.values:
+        if state.values[knocker] < rules.min_knock:
+            raise RoundError(
+                f"{knocker} cannot have knocked with {points(state.values[knocker])}: these "
+                f"rules need at least {rules.min_knock} to knock",
+                "knocker",
+            )
+    shown = list(outcome.shown_by)
+    for name in shown:
+        if name not in playing:
+            raise RoundError(_not_playing(state, name, "show a hand"), "shown_by")
+    if len(set(shown)) != len(shown):
+        raise RoundError("a player is named twice", "shown_by")
+    needed = {"thirty_one": "one", "three_aces": "one", "dealt_thirty_one": "some"}
+    if outcome.ending in needed:
+        if not shown:
+            raise RoundError(f"say who showed {_shown_what(outcome.ending)}", "shown_by")
+        if needed[outcome.ending] == "one" and len(shown) > 1:
+            raise RoundError(
+                f"only one player can show {_shown_what(outcome.ending)} to end the round",
+                "shown_by",
+            )
+    elif shown:
+        raise RoundError(f"nobody shows a hand to end {ENDINGS[outcome.ending]}", "shown_by")
+    for name in shown:
+        _check_shown(state, name)
+    if outcome.lowest is not None:
+        if not outcome.lowest:
+            raise RoundError("name at least one lowest player", "lowest")
+        for name in outcome.lowest:
+            if name not in playing:
+                raise RoundError(_not_playing(state, name, "be lowest"), "lowest")
+        if len(set(outcome.lowest)) != len(outcome.lowest):
+            raise RoundError("a player is named twice", "lowest")
+
+
+def _check_shown(state: _Round, name: str) -> None:
+    """A shown 31 (or fire) must be worth what it claims, when the table entered it."""
+    rules, ending = state.rules, state.outcome.ending
+    if name not in state.values:
+        return
+    value = state.values[name]
+    if ending == "three_aces":
+        hand = state.hands.get(name)
+        aces = hand is not None and all(card.rank == "A" for card in hand.cards)
+        if not aces and not (hand is None and value == rules.best_hand):
+            raise RoundError(f"{name} does not hold three aces", "shown_by")
+        return
+    at_least = ending == "dealt_thirty_one" and rules.thirty_one_dealt == "others_lose_1_redeal"
+    if value == 31 or (at_least and 31 <= value):
+        return
+    worth = "31 or more" if at_least else "31"
+    raise RoundError(
+        f"{name}'s hand is worth {points(value)}, not {worth}", "shown_by"
+    )
+
+
+def _shown_what(ending: str) -> str:
+    return "three aces" if ending == "three_aces" else "31"
+
+
+def _not_playing(state: _Round, name: str, action: str) -> str:
+    seat = state.seats.get(name)
+    if seat is None:
+        return f"{name} is not playing in this game, so cannot {action}"
+    return f"{name} is out, so cannot {action}"
+
+
+def _no_such_ending(rules: RuleSet, ending: str) -> str:
+    if ending == "thirty_one":
+        return "under these rules a 31 in play has no special effect: the round goes on"
+    if ending == "three_aces":
+        return "under these rules three aces do not end the round"
+    return "under these rules the discard pile becomes a new stock: the round goes on"
+
+
+# ---- who loses ------------------------------------------------------------------------------
+
+
+def _score(state: _Round) -> RoundResult | None:
+    """Fill in the losses; return early with a decision for the table where the rules are open."""
+    rules, outcome = state.rules, state.outcome
+    ending, knocker, shown = outcome.ending, outcome.knocker, list(outcome.shown_by)
+    if ending == "knock":
+        state.story.append(f"{knocker} knocked.")
+        _showdown(state, knocker)
+    elif ending == "thirty_one":
+        who = shown[0]
+        if rules.thirty_one == "showdown":
+            state.story.append(f"{who} showed 31, which ends the hand at once.")
+            _showdown(state, knocker, top=who)
+        elif knocker is not None and rules.thirty_one_after_knock == "top_hand":
+            state.story.append(
+                f"{knocker} knocked and {who} made 31 after the knock: under these rules a 31 "
+                "counts only before a knock, so it is the top hand at the showdown."
+            )
+            _showdown(state, knocker, top=who)
+        else:
+            state.story.append(f"{who} showed 31.")
+            for name in state.playing:
+                if name == who:
+                    continue
+                if name == knocker and rules.thirty_one_after_knock == "knocker_loses_2":
+                    state.lose(name, 2, f"{who} made 31 after {name}'s knock")
+                else:
+                    state.lose(name, 1, f"{who} showed 31, which costs every other player a life")
+    elif ending == "dealt_thirty_one":
+        state.story.append(f"{_names(shown)} {'was' if len(shown) == 1 else 'were'} dealt 31.")
+        if rules.thirty_one_dealt == "showdown":
+            state.story.append("A dealt 31 ends the round at once and the lowest hand loses.")
+            _showdown(state, None, top=shown[0])
+        else:
+            if len(shown) > 1 and rules.several_dealt_31 == "table_decides":
+                choices = (
+                    Choice("without_31_lose_1", "Every player without 31 loses 1 life"),
+                    Choice("replay", "Nobody loses and the cards are dealt again"),
+                )
+                picked = _pick(state, choices, "these rules do not say what happens when "
+                               "several players are dealt 31")
+                if isinstance(picked, RoundResult):
+                    return picked
+                if picked == "replay":
+                    return _replay(state, "The table chose to deal again: nobody loses.")
+            for name in state.playing:
+                if name not in shown:
+                    state.lose(name, 1, f"{_names(shown)} {'was' if len(shown) == 1 else 'were'} "
+                               "dealt 31, which costs every other player a life")
+            if rules.thirty_one_dealt == "others_lose_1_redeal":
+                state.story.append("Then the cards are dealt again.")
+    elif ending == "three_aces":
+        who = shown[0]
+        state.story.append(f"{who} showed three aces (fire).")
+        for name in state.playing:
+            if name != who:
+                state.lose(name, 1, f"{who} showed three aces, which cost every other player a life")
+    elif ending == "stock_out":
+        if rules.stock_out == "draw":
+            state.story.append("The stock ran out: under these rules the hand is a draw and "
+                               "nobody loses a life.")
+        else:
+            state.story.append("The stock ran out and the hands were shown.")
+            _showdown(state, None)
+    return None
+
+
+def _lowest(state: _Round, top: str | None) -> list[str]:
+    """The players at the bottom: named by the table, or found from the hands entered."""
+    named = state.outcome.lowest
+    if named is not None:
+        if top is not None and top in named:
+            raise RoundError(f"{top} showed the top hand, so cannot be lowest", "lowest")
+        state.story.append(f"The table named {_names(named)} lowest.")
+        return list(named)
+    missing = [seat for seat in state.table.players if seat.playing and seat.name not in state.values]
+    if missing:
+        i = state.table.players.index(missing[0])
+        raise RoundError(
+            f"enter {missing[0].name}'s cards or value, or name the lowest players",
+            f"players[{i}].cards",
+        )
+    values = {name: state.values[name] for name in state.playing}
+    if state.rules.unshown_31 == "counts_30":
+        for name, value in values.items():
+            if value == 31 and name != top:
+                values[name] = Fraction(30)
+                state.story.append(f"{name}'s 31 was not shown at once, so it counts as 30.")
+    low = min(values.values())
+    lowest = [name for name in state.playing if values[name] == low]
+    if len(lowest) > 1 and state.rules.tie_break == "highest_card":
+        if all(name in state.hands for name in lowest):
+            keys = {name: state.hands[name].tie_key for name in lowest}
+            bottom = min(keys.values())
+            broken = [name for name in lowest if keys[name] == bottom]
+            if len(broken) < len(lowest):
+                state.story.append(
+                    f"{_names(lowest)} have {points(low)} each; the highest counted card breaks "
+                    f"the tie, leaving {_names(broken)} lowest."
+                )
+                return broken
+        else:
+            state.story.append(
+                f"{_names(lowest)} have {points(low)} each; without their cards the tie cannot "
+                "be broken by the highest card."
+            )
+    if len(lowest) == 1:
+        state.story.append(f"{lowest[0]} has the lowest hand, {points(low)}.")
+    else:
+        state.story.append(f"{_names(lowest)} tie for lowest with {points(low)}.")
+    return lowest
+
+
+def _showdown(state: _Round, knocker: str | None, top: str | None = None) -> None:
+    rules = state.rules
+    lowest = _lowest(state, top)
+    if knocker is None or knocker not in lowest:
+        for name in lowest:
+            if len(lowest) == 1:
+                why = "the lowest hand"
+            else:
+                why = f"tied for lowest with {_names([n for n in lowest if n != name])}"
+            state.lose(name, 1, why)
+        return
+    others = [name for name in lowest if name != knocker]
+    if not others:
+        lives = rules.knocker_alone
+        state.lose(knocker, lives, "knocked and alone has the lowest hand")
+        return
+    tied = f"tied for lowest with {knocker}, the knocker"
+    if rules.knocker_tied == "safe":
+        state.story.append(f"The knocker is safe in a tie, so {knocker} loses nothing.")
+        for name in others:
+            state.lose(name, 1, f"{tied}, who is safe in a tie")
+    elif rules.knocker_tied == "like_others":
+        for name in others:
+            state.lose(name, 1, tied)
+        state.lose(knocker, 1, f"knocked and tied for lowest with {_names(others)}; the knocker "
+                   "loses like the others")
+    elif rules.knocker_tied == "knocker_2_others_1":
+        for name in others:
+            state.lose(name, 1, tied)
+        state.lose(knocker, 2, f"knocked and tied for lowest with {_names(others)}; a knocker "
+                   "in a tie loses 2")
+    else:  # only_knocker
+        state.story.append(f"Only the knocker loses in a tie, so {_names(others)} lose nothing.")
+        state.lose(knocker, rules.knocker_alone, f"knocked and tied for lowest with "
+                   f"{_names(others)}; only the knocker loses in a tie")
+
+
+def _pick(state: _Round, choices: tuple[Choice, ...], why: str) -> str | RoundResult:
+    """The table's pick among ``choices``, or a ``table_decides`` result asking for it."""
+    picked = state.outcome.choice
+    if picked is None:
+        return RoundResult(
+            result="table_decides",
+            hands=state.hands,
+            losses={},
+            players=_unchanged(state),
+            pot=state.table.pot,
+            explanation=(*state.story, f"The table decides: {why}."),
+            choices=choices,
+        )
+    if picked not in {choice.id for choice in choices}:
+        raise RoundError(
+            f"choose one of {', '.join(choice.id for choice in choices)}", "choice"
+        )
+    state.story.append("The table chose: " + next(c.words for c in choices if c.id == picked) + ".")
+    return picked
+
+
+# ---- what follows ---------------------------------------------------------------------------
+
+
+def _unchanged(state: _Round) -> tuple[PlayerAfter, ...]:
+    return tuple(
+        PlayerAfter(seat.name, seat.lives, seat.status, state.rules.status_label(seat.status))
+        for seat in state.table.players
+    )
+
+
+def _replay(state: _Round, sentence: str) -> RoundResult:
+    return RoundResult(
+        result="replay",
+        hands=state.hands,
+        losses={},
+        players=_unchanged(state),
+        pot=state.table.pot,
+        explanation=(*state.story, sentence, _deals(state.table.dealer, again=True)),
+        next_dealer=state.table.dealer,
+    )
+
+
+def _deals(name: str | None, again: bool = False) -> str:
+    if name is None:
+        return "Whoever dealt deals again." if again else ""
+    return f"{name} deals {'again' if again else 'next'}."
+
+
+def _after(state: _Round, seat: Seat) -> tuple[int, str]:
+    lost = state.losses.get(seat.name, 0)
+    if not lost or not seat.playing:
+        return seat.lives, seat.status
+    if seat.status == "county":
+        return 0, "out"
+    lives = seat.lives - lost
+    if lives > 0:
+        return lives, "in"
+    if lives == 0 and state.rules.last_chance is not None:
+        return 0, "county"
+    return 0, "out"
+
+
+def _finish(state: _Round) -> RoundResult:
+    rules, table = state.rules, state.table
+    after = {seat.name: _after(state, seat) for seat in table.players}
+    still_in = [name for name in state.playing if after[name][1] != "out"]
+    revived = False
+    if state.losses and not still_in:
+        everyone = _names(state.playing)
+        if rules.all_out == "replay":
+            return _replay(state, f"{everyone} would all go out at once, so nobody loses and "
+                           "the hand is replayed.")
+        if rules.all_out == "revival":
+            picked = "revival"
+            final_two = len(state.playing) == 2 and all(
+                state.seats[name].status == "county" for name in state.playing
+            )
+            if not final_two:
+                picked = _pick(state, (
+                    Choice("revival", "Everyone goes out, and every eliminated player returns "
+                           "on the last chance"),
+                    Choice("replay", "Nobody loses and the hand is replayed"),
+                ), "the revival is written for the final two; here more players would go out "
+                   "together")
+                if isinstance(picked, RoundResult):
+                    return picked
+            if picked == "replay":
+                return _replay(state, "Nobody loses and the hand is replayed.")
+            revived = True
+            word = rules.status_label("county")
+            state.story.append(
+                f"{everyone} tied on the last chance and all go out, so every eliminated "
+                f"player returns {word} and play goes on."
+            )
+            after = {seat.name: (0, "county") for seat in table.players}
+            still_in = [seat.name for seat in table.players]
+    players = []
+    paid = 0
+    for seat in table.players:
+        lives, status = after[seat.name]
+        lost = state.losses.get(seat.name, 0)
+        paid += seat.lives - lives
+        players.append(PlayerAfter(seat.name, lives, status, rules.status_label(status), lost,
+                                   state.reasons.get(seat.name, "")))
+    story = list(state.story)
+    story.extend(state.reasons[name] + "." for name in state.playing if name in state.reasons)
+    if not state.losses:
+        story.append("Nobody loses a life.")
+    for player, seat in zip(players, table.players):
+        if player.status != seat.status and not revived:
+            story.append(f"{player.name} is now {player.status_label}.")
+    winner, tie, over = None, (), False
+    if len(still_in) == 1:
+        winner, over = still_in[0], True
+    elif not still_in:
+        tie, over = tuple(state.playing), True
+    elif rules.round_limit is not None and table.rounds_played + 1 >= rules.round_limit:
+        over = True
+        most = max(after[name][0] for name in still_in)
+        leaders = [name for name in still_in if after[name][0] == most]
+        if len(leaders) == 1:
+            winner = leaders[0]
+        else:
+            tie = tuple(leaders)
+        story.append(f"That was round {rules.round_limit} of {rules.round_limit}: the most lives "
+                     "wins.")
+    if winner:
+        story.append(f"{winner} wins the game.")
+    if tie:
+        story.append(f"The game is a tie between {_names(tie)}.")
+    next_dealer = None if over else _next_dealer(state, after)
+    if next_dealer:
+        story.append(_deals(next_dealer))
+    return RoundResult(
+        result="scored",
+        hands=state.hands,
+        losses=dict(state.losses),
+        players=tuple(players),
+        pot=table.pot + paid,
+        explanation=tuple(story),
+        game_over=over,
+        winner=winner,
+        tie=tie,
+        next_dealer=next_dealer,
+    )
+
+
+def _next_dealer(state: _Round, after: dict[str, tuple[int, str]]) -> str | None:
+    seats = [seat.name for seat in state.table.players]
+    dealer = state.table.dealer
+    active = [name for name in seats if after[name][1] != "out"]
+
+    def left_of(name: str) -> str:
+        i = seats.index(name)
+        for step in range(1, len(seats) + 1):
+            candidate = seats[(i + step) % len(seats)]
+            if candidate in active:
+                return candidate
+        raise AssertionError("a game that goes on has players in")
+
+    losers = [name for name in seats if state.losses.get(name)]
+    if state.rules.next_dealer == "loser" and losers:
+        if dealer is None:
+            standing = [name for name in losers if name in active]
+            return standing[0] if len(losers) == 1 and standing else None
+        i = seats.index(dealer)
+        for step in range(1, len(seats) + 1):
+            candidate = seats[(i + step) % len(seats)]
+            if candidate in losers:
+                return candidate if candidate in active else left_of(candidate)
+    return None if dealer is None else left_of(dealer)

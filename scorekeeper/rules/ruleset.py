@@ -1,0 +1,525 @@
+"""Rule sets of 31: every switch a table can set, and the five written rule sets as presets.
+
+A rule set is an immutable value. House rules are a preset plus overrides; a combination that
+makes no sense is refused with the reason (``RulesError``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .errors import InputError
+
+HALF = Fraction(1, 2)
+
+
+class RulesError(InputError):
+    """A rule set that cannot be built; ``field`` names the switch at fault."""
+
+    def __init__(self, message: str, field: str = "rules") -> None:
+        super().__init__(message, field)
+
+
+def switch(label: str, help: str, choices: dict[Any, str] | None = None, **kind: Any) -> Any:
+    """A rule-set field with what a player reads about it.
+
+    ``choices`` maps each allowed value to its words; without it the switch is a whole number
+    between ``kind['low']`` and ``kind['high']`` (``None`` allowed where ``kind['optional']``).
+    """
+    return field(metadata={"label": label, "help": help, "choices": choices, **kind})
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    # Hand value
+    deck: int = switch(
+        "Deck",
+        "How many cards the deck holds.",
+        {52: "52 cards", 32: "32 cards (7 to ace)"},
+    )
+    aces_wild: bool = switch(
+        "Aces join any suit",
+        "An ace counts 11 in every suit, so A♠ A♣ 9♦ is 31 and A♠ A♣ K♦ is 32 (the sum is not capped).",
+        {False: "No", True: "Yes"},
+    )
+    three_of_a_kind: Fraction | None = switch(
+        "Three of a kind",
+        "What three cards of one rank are worth.",
+        {None: "No special value (worth one card)", 30: "30", Fraction(61, 2): "30.5"},
+    )
+    three_aces: int | None = switch(
+        "Three aces",
+        "What three aces are worth.",
+        {None: "As any three of a kind", 32: "32", 33: "33 (fire)"},
+    )
+    tie_break: str = switch(
+        "Equal totals",
+        "What happens when two hands have the same total.",
+        {
+            "tie": "A tie",
+            "highest_card": "Broken by the highest counted card, then the next "
+            "(A K Q J 10 … 2 from the top); still equal is a tie",
+        },
+    )
+    # How a round ends
+    middle: str = switch(
+        "The middle",
+        "What lies face up between the players.",
+        {
+            "discard_pile": "A stock and a discard pile",
+            "three_face_up": "Three face-up cards to swap with; when every player passes they are "
+            "replaced from the stock (never after a knock)",
+        },
+    )
+    knock_timing: str = switch(
+        "When you knock",
+        "When in a turn a player may knock.",
+        {
+            "instead_of_draw": "At the start of a turn, instead of drawing",
+            "after_discard": "After discarding",
+        },
+    )
+    knock_out_of_gate: bool = switch(
+        "Knocking out of the gate",
+        "A knock on the very first turn of a hand shows the hands at once, with no more turns.",
+        {False: "No: the others still get one last turn", True: "Yes: hands are shown at once"},
+    )
+    min_knock: int | None = switch(
+        "Lowest hand to knock",
+        "A player may knock only with at least this much.",
+        None,
+        low=1,
+        high=31,
+        optional=True,
+        none_label="None",
+    )
+    knocker_alone: int = switch(
+        "Knocker alone lowest",
+        "Lives a knocker loses when alone at the bottom of the showdown.",
+        {2: "Loses 2", 1: "Loses 1"},
+    )
+    knocker_tied: str = switch(
+        "Knocker tied for lowest",
+        "Who loses when the knocker ties for the lowest hand.",
+        {
+            "safe": "The knocker is safe; the others tied lose 1",
+            "like_others": "The knocker loses 1 like the others tied",
+            "knocker_2_others_1": "The knocker loses 2, the others tied lose 1",
+            "only_knocker": "Only the knocker loses, as much as when alone at the bottom",
+        },
+    )
+    thirty_one: str = switch(
+        "A 31 shown in play",
+        "What a player showing 31 during play does.",
+        {
+            "others_lose_1": "The hand ends and every other player loses 1",
+            "showdown": "The hand ends at once and the lowest hand loses as at a showdown",
+            "none": "Nothing special: play goes on",
+        },
+    )
+    thirty_one_after_knock: str = switch(
+        "A 31 after a knock",
+        "What a 31 made on a last turn after a knock does.",
+        {
+            "counts": "It counts like any 31, the knocker losing 1 with the others",
+            "top_hand": "It only ranks top at the showdown (31 counts only before a knock)",
+            "knocker_loses_2": "It counts, and the knocker loses 2",
+        },
+    )
+    thirty_one_dealt: str = switch(
+        "A 31 dealt",
+        "What a hand worth 31 straight from the deal does.",
+        {
+            "others_lose_1": "Shown before play; every other player loses 1",
+            "showdown": "The round ends at once and the lowest hand loses",
+            "others_lose_1_redeal": "Every other player loses 1, then the cards are dealt again "
+            "(a dealt hand worth 31 or more)",
+        },
+    )
+    several_dealt_31: str = switch(
+        "Several players dealt 31",
+        "When two or more players are dealt 31 and the others lose 1.",
+        {
+            "without_31_lose_1": "Every player without 31 loses 1",
+            "table_decides": "Not written down: the table decides",
+        },
+    )
+    unshown_31: str = switch(
+        "A 31 not shown at once",
+        "A 31 kept quiet until the showdown.",
+        {"counts_30": "Counts as 30 and cannot be claimed later", "counts_31": "Counts 31"},
+    )
+    three_aces_fire: bool = switch(
+        "Three aces end the round",
+        "Fire: three aces end the round at once and every other player loses 1.",
+        {False: "No", True: "Yes"},
+    )
+    stock_out: str = switch(
+        "The stock runs out",
+        "What happens when nothing is left to draw.",
+        {
+            "showdown": "Hands are shown and the lowest loses; with no knocker every tied player "
+            "loses",
+            "draw": "The hand is a draw: nobody loses a life",
+            "reshuffle": "The discard pile, less its top card, becomes a new stock; play goes on",
+        },
+    )
+    # Lives and the end of the game
+    lives: int = switch(
+        "Lives at the start", "Lives each player starts with.", None, low=1, high=10
+    )
+    last_chance: str | None = switch(
+        "No lives left",
+        "What happens to a player who has lost their last life.",
+        {
+            "county": "On the county: plays on, the next loss puts them out",
+            "swimming": "Swimming: plays on, the next loss puts them out",
+            "brink": "On the brink: plays on, the next loss puts them out",
+            None: "Out",
+        },
+    )
+    next_dealer: str = switch(
+        "Next dealer",
+        "Who deals the next round.",
+        {
+            "left": "The player on the dealer's left",
+            "loser": "The player who lost the round (when several lose, the first of them to "
+            "the dealer's left)",
+        },
+    )
+    all_out: str = switch(
+        "Everyone would go out at once",
+        "When every player still in would go out in the same round.",
+        {
+            "replay": "Nobody loses and the hand is replayed",
+            "tie": "The game is a tie among them",
+            "revival": "If the final two are both on the last chance and tie, both go out, every "
+            "eliminated player returns on the last chance, and play goes on",
+        },
+    )
+    round_limit: int | None = switch(
+        "A set number of rounds",
+        "Agreed up front: after this many rounds the most lives wins.",
+        None,
+        low=1,
+        high=200,
+        optional=True,
+        none_label="No: the last player in wins",
+    )
+
+    # ---- derived facts -------------------------------------------------------------------
+
+    @property
+    def best_hand(self) -> Fraction:
+        """The best value any hand can reach under these rules."""
+        best = Fraction(31)
+        if self.aces_wild:
+            best = max(best, Fraction(33))
+        for special in (self.three_of_a_kind, self.three_aces):
+            if special is not None:
+                best = max(best, Fraction(special))
+        return best
+
+    @property
+    def max_players(self) -> int:
+        # Three cards each plus the middle: 17 from 52 cards, 9 from 32 (three face up).
+        return 17 if self.deck == 52 else 9
+
+    @property
+    def endings(self) -> tuple[str, ...]:
+        """The ways a round can end under these rules, in the order a table meets them."""
+        endings = ["knock"]
+        if self.thirty_one != "none":
+            endings.append("thirty_one")
+        endings.append("dealt_thirty_one")
+        if self.three_aces_fire:
+            endings.append("three_aces")
+        if self.stock_out != "reshuffle":
+            endings.append("stock_out")
+        return tuple(endings)
+
+    def status_label(self, status: str) -> str:
+        """The rule set's own word for a status: in, on the county, swimming, on the brink, out."""
+        if status == "county":
+            return LAST_CHANCE_WORDS[self.last_chance or "county"]
+        return status
+
+    # ---- building ------------------------------------------------------------------------
+
+    def replace(self, overrides: dict[str, Any]) -> RuleSet:
+        """These rules with some switches changed; refuses unknown switches, bad values and
+        combinations that make no sense."""
+        known = {f.name: f for f in dataclasses.fields(self)}
+        values = {}
+        for name, raw in overrides.items():
+            if name not in known:
+                raise RulesError(f"there is no house rule called “{name}”", name)
+            values[name] = _coerce(known[name], raw)
+        rules = dataclasses.replace(self, **values)
+        rules.check()
+        return rules
+
+    def check(self) -> None:
+        """Refuse combinations that make no sense, saying why."""
+        if self.all_out == "revival" and self.last_chance is None:
+            raise RulesError(
+                "the revival brings eliminated players back on the last chance, so it needs a "
+                "last chance (county, swimming or brink)",
+                "all_out",
+            )
+        if self.thirty_one_after_knock != "counts" and self.thirty_one != "others_lose_1":
+            raise RulesError(
+                "a 31 after a knock can only be special when a 31 shown in play costs every "
+                "other player a life",
+                "thirty_one_after_knock",
+            )
+        if self.unshown_31 == "counts_30" and self.thirty_one == "none":
+            raise RulesError(
+                "a 31 cannot lose its value for not being shown when showing 31 does nothing",
+                "unshown_31",
+            )
+        if self.three_aces_fire and self.three_aces is None and not self.aces_wild:
+            raise RulesError(
+                "three aces can only end the round as fire when they have a value of their own "
+                "(32 or 33)",
+                "three_aces_fire",
+            )
+        if self.min_knock is not None and self.min_knock > self.best_hand:
+            raise RulesError("nobody could ever knock with that minimum", "min_knock")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: json_value(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    def describe(self, readings: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+        """Every switch in words, for a rules card: label, value, words, help, our reading."""
+        return [
+            {
+                "name": f.name,
+                "label": f.metadata["label"],
+                "value": json_value(getattr(self, f.name)),
+                "words": value_words(f, getattr(self, f.name)),
+                "help": f.metadata["help"],
+                "our_reading": f.name in readings,
+            }
+            for f in dataclasses.fields(self)
+        ]
+
+
+LAST_CHANCE_WORDS = {"county": "on the county", "swimming": "swimming", "brink": "on the brink"}
+SWITCHES: tuple[dataclasses.Field, ...] = dataclasses.fields(RuleSet)
+
+
+def json_value(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+def value_words(f: dataclasses.Field, value: Any) -> str:
+    choices = f.metadata["choices"]
+    if choices is not None:
+        return choices[value]
+    return f.metadata["none_label"] if value is None else str(value)
+
+
+def _coerce(f: dataclasses.Field, raw: Any) -> Any:
+    """A switch's value from JSON or a form: checked against its choices or its range."""
+    meta = f.metadata
+    choices = meta["choices"]
+    if isinstance(raw, str) and raw.strip().lower() in ("", "none", "null"):
+        raw = None
+    if choices is not None:
+        for allowed in choices:
+            if _same(allowed, raw):
+                return allowed
+        words = ", ".join(json_dump(value) for value in choices)
+        raise RulesError(f"“{meta['label']}” can be {words}, not {json_dump(raw)}", f.name)
+    if raw is None and meta.get("optional"):
+        return None
+    try:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+            raise ValueError
+        number = Fraction(str(raw).strip())
+        if number.denominator != 1:
+            raise ValueError
+    except (ValueError, ZeroDivisionError):
+        raise RulesError(f"“{meta['label']}” must be a whole number", f.name) from None
+    number = int(number)
+    if not meta["low"] <= number <= meta["high"]:
+        raise RulesError(
+            f"“{meta['label']}” must be between {meta['low']} and {meta['high']}", f.name
+        )
+    return number
+
+
+def _same(allowed: Any, raw: Any) -> bool:
+    if isinstance(allowed, bool) or isinstance(raw, bool):
+        if isinstance(raw, str):
+            return str(allowed).lower() == raw.strip().lower()
+        return type(allowed) is type(raw) and allowed == raw
+    if allowed is None or raw is None:
+        return allowed is raw
+    if isinstance(allowed, (int, Fraction)):
+        try:
+            return Fraction(str(raw).strip()) == allowed
+        except (ValueError, ZeroDivisionError):
+            return False
+    return allowed == raw
+
+
+def json_dump(value: Any) -> str:
+    value = json_value(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"“{value}”"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name: str
+    description: str
+    rules: RuleSet
+    # Switches where the source is silent or contradicts itself and the value is our reading.
+    readings: frozenset[str] = frozenset()
+
+
+_BASE = dict(
+    deck=52,
+    aces_wild=False,
+    three_of_a_kind=None,
+    three_aces=None,
+    tie_break="tie",
+    middle="discard_pile",
+    knock_timing="instead_of_draw",
+    knock_out_of_gate=False,
+    min_knock=None,
+    knocker_alone=2,
+    knocker_tied="safe",
+    thirty_one="others_lose_1",
+    thirty_one_after_knock="counts",
+    thirty_one_dealt="others_lose_1",
+    several_dealt_31="table_decides",
+    unshown_31="counts_31",
+    three_aces_fire=False,
+    stock_out="reshuffle",
+    lives=3,
+    last_chance=None,
+    next_dealer="left",
+    all_out="replay",
+    round_limit=None,
+)
+
+
+def _preset(id: str, name: str, description: str, readings: set[str], **values: Any) -> Preset:
+    rules = RuleSet(**{**_BASE, **values})
+    rules.check()
+    return Preset(id, name, description, rules, frozenset(readings))
+
+
+PRESETS: dict[str, Preset] = {
+    preset.id: preset
+    for preset in (
+        _preset(
+            "scat",
+            "Scat (31, Pagat's main rules)",
+            "52 cards, 3 lives and the county. A knocker alone at the bottom loses 2, a knocker "
+            "who ties is safe, and showing 31 costs everyone else a life.",
+            {"all_out"},
+            several_dealt_31="without_31_lose_1",
+            unshown_31="counts_30",
+            stock_out="showdown",
+            last_chance="county",
+        ),
+        _preset(
+            "friendly",
+            "Friendly Thirty-One",
+            "52 cards, 3 lives and out at zero. Three of a kind is 30, equal totals go to the "
+            "highest card, and a 31 ends the hand with the lowest losing.",
+            {"tie_break", "next_dealer", "all_out"},
+            three_of_a_kind=Fraction(30),
+            tie_break="highest_card",
+            thirty_one="showdown",
+            thirty_one_dealt="showdown",
+        ),
+        _preset(
+            "schwimmen",
+            "Schwimmen (32 cards)",
+            "32 cards and three face-up middle cards. Three of a kind 30.5, three aces 33 (fire). "
+            "The lowest loses 1, knocker or not; swimming is the last chance.",
+            set(),
+            deck=32,
+            three_of_a_kind=HALF * 61,
+            three_aces=33,
+            middle="three_face_up",
+            knock_timing="instead_of_draw",
+            knocker_alone=1,
+            knocker_tied="like_others",
+            thirty_one="showdown",
+            thirty_one_dealt="showdown",
+            three_aces_fire=True,
+            stock_out="showdown",
+            last_chance="swimming",
+            all_out="tie",
+        ),
+        _preset(
+            "aces-wild",
+            "Aces wild",
+            "Aces join any suit. The lowest loses 1 and deals next; a 31 dealt costs everyone "
+            "else a life. Last two on the brink who tie bring everyone back.",
+            {"aces_wild", "thirty_one", "thirty_one_dealt", "stock_out", "next_dealer"},
+            aces_wild=True,
+            knocker_alone=1,
+            knocker_tied="like_others",
+            thirty_one="none",
+            thirty_one_dealt="others_lose_1_redeal",
+            last_chance="brink",
+            next_dealer="loser",
+            all_out="revival",
+        ),
+        _preset(
+            "kitchen-table",
+            "Kitchen-table 31",
+            "52 cards, knock after discarding, three of a kind 30.5. A knocker caught lowest "
+            "loses 2; out of lives, you sit out.",
+            {"knocker_tied", "all_out"},
+            three_of_a_kind=HALF * 61,
+            knock_timing="after_discard",
+            knocker_tied="like_others",
+        ),
+    )
+}
+
+
+def build_rules(spec: Any) -> tuple[RuleSet, Preset]:
+    """Rules from a preset id, or from ``{"preset": id, "overrides": {switch: value}}``."""
+    if isinstance(spec, str):
+        spec = {"preset": spec}
+    if not isinstance(spec, dict):
+        raise RulesError("rules are a preset id or {\"preset\": id, \"overrides\": {…}}")
+    unknown = set(spec) - {"preset", "overrides"}
+    if unknown:
+        raise RulesError(f"rules take “preset” and “overrides”, not “{sorted(unknown)[0]}”")
+    preset_id = spec.get("preset")
+    if preset_id not in PRESETS:
+        names = ", ".join(PRESETS)
+        raise RulesError(
+            f"there is no rule set called {json_dump(preset_id)}: choose one of {names}",
+            "rules.preset",
+        )
+    preset = PRESETS[preset_id]
+    overrides = spec.get("overrides") or {}
+    if not isinstance(overrides, dict):
+        raise RulesError("overrides are an object of switch: value", "rules.overrides")
+    try:
+        return preset.rules.replace(overrides), preset
+    except RulesError as error:
+        error.field = f"rules.overrides.{error.field}"
+        raise

@@ -1,0 +1,162 @@
+"""A showdown described in plain data (as the JSON API and the referee form send it), read into
+the rules engine's values and resolved; and a round's result as plain data again.
+
+Every refusal is an ``InputError`` naming the field, in the API's own terms
+(``players[1].cards``, ``knocker``, ``rules.overrides.lives``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from .cards import CardError, parse_cards
+from .errors import InputError
+from .hands import Hand, points
+from .resolve import ENDINGS, Outcome, RoundResult, Seat, Table, resolve_round
+from .ruleset import Preset, RuleSet, build_rules, json_value
+
+
+def _text(value: Any, field: str, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{what} must be some text", field)
+    if len(value) > 100:
+        raise InputError(f"{what} is at most 100 characters", field)
+    return value.strip()
+
+
+def _names(value: Any, field: str, known: list[str]) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise InputError("give a list of player names", field)
+    names = tuple(_text(item, field, "a player's name") for item in value)
+    for name in names:
+        if name not in known:
+            raise InputError(f"{name} is not playing in this game", field)
+    return names
+
+
+def _whole(value: Any, field: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what} must be a whole number", field)
+    return value
+
+
+def read_value(value: Any, field: str) -> Fraction:
+    """A hand value the table agreed: a number such as 19 or 30.5."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise InputError("a hand's value is a number, such as 19 or 30.5", field)
+    try:
+        number = Fraction(str(value).strip().replace(",", "."))
+    except (ValueError, ZeroDivisionError):
+        raise InputError("a hand's value is a number, such as 19 or 30.5", field) from None
+    return number
+
+
+def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
+    """Check the shape of a showdown request and turn it into the engine's values."""
+    if not isinstance(data, dict):
+        raise InputError("send a JSON object", "body")
+    if "rules" not in data:
+        raise InputError("say which rules: a preset id or {\"preset\", \"overrides\"}", "rules")
+    rules, preset = build_rules(data["rules"])
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise InputError("list the players, each with a name", "players")
+    seats = []
+    for i, raw in enumerate(players):
+        where = f"players[{i}]"
+        if not isinstance(raw, dict):
+            raise InputError("each player is an object with a name", where)
+        name = _text(raw.get("name"), f"{where}.name", "a player's name")
+        status = raw.get("status")
+        if status is not None and status not in ("in", "county", "out"):
+            raise InputError("a status is “in”, “county” or “out”", f"{where}.status")
+        if raw.get("lives") is not None:
+            lives = _whole(raw["lives"], f"{where}.lives", "lives")
+        else:
+            lives = rules.lives if status in (None, "in") else 0
+        if status is None:
+            status = "in" if lives > 0 else ("county" if rules.last_chance else "out")
+        cards = value = None
+        if raw.get("cards") is not None:
+            if not isinstance(raw["cards"], (list, str)) or (
+                isinstance(raw["cards"], list) and not all(isinstance(c, str) for c in raw["cards"])
+            ):
+                raise InputError("cards are a list like [\"AS\", \"KS\", \"9D\"]", f"{where}.cards")
+            try:
+                cards = tuple(parse_cards(raw["cards"]))
+            except CardError as error:
+                raise InputError(f"{name}: {error}", f"{where}.cards") from None
+        if raw.get("value") is not None:
+            value = read_value(raw["value"], f"{where}.value")
+        seats.append(Seat(name, lives, status, cards, value))
+    names = [seat.name for seat in seats]
+    ending = data.get("ending")
+    if ending not in ENDINGS:
+        raise InputError(f"the ending is one of {', '.join(ENDINGS)}", "ending")
+    knocker = data.get("knocker")
+    if knocker is not None:
+        knocker = _text(knocker, "knocker", "the knocker")
+        if knocker not in names:
+            raise InputError(f"{knocker} is not playing in this game, so cannot knock", "knocker")
+    shown_by = _names(data.get("shown_by") or [], "shown_by", names)
+    lowest = None
+    if data.get("lowest") is not None:
+        lowest = _names(data["lowest"], "lowest", names)
+    dealer = data.get("dealer")
+    if dealer is not None:
+        dealer = _text(dealer, "dealer", "the dealer")
+        if dealer not in names:
+            raise InputError(f"{dealer} is not playing in this game", "dealer")
+    choice = data.get("choice")
+    if choice is not None and not isinstance(choice, str):
+        raise InputError("a choice is one of the ids the table was offered", "choice")
+    pot = _whole(data.get("pot", 0), "pot", "the pot")
+    table = Table(tuple(seats), dealer=dealer, pot=max(pot, 0))
+    outcome = Outcome(ending, knocker, shown_by, lowest, choice)
+    return rules, preset, table, outcome
+
+
+def settle(data: Any) -> tuple[RuleSet, RoundResult]:
+    """Read a showdown request and resolve it; raises ``InputError`` naming the field."""
+    rules, _preset, table, outcome = read_showdown(data)
+    return rules, resolve_round(rules, table, outcome)
+
+
+def hand_data(name: str | None, hand: Hand) -> dict[str, Any]:
+    data = {
+        "value": json_value(hand.value),
+        "counted": [card.code for card in hand.counted],
+        "explanation": hand.explanation,
+    }
+    return data if name is None else {"name": name, **data}
+
+
+def result_data(rules: RuleSet, result: RoundResult) -> dict[str, Any]:
+    """A round's result in the JSON API's shape."""
+    return {
+        "hands": [hand_data(name, hand) for name, hand in result.hands.items()],
+        "losses": dict(result.losses),
+        "players": [
+            {
+                "name": player.name,
+                "lives": player.lives,
+                "status": player.status,
+                "status_label": player.status_label,
+                "lost": player.lost,
+                "reason": player.reason,
+            }
+            for player in result.players
+        ],
+        "pot": result.pot,
+        "result": result.result,
+        "choices": [{"id": choice.id, "words": choice.words} for choice in result.choices],
+        "game_over": result.game_over,
+        "winner": result.winner,
+        "tie": list(result.tie),
+        "next_dealer": result.next_dealer,
+        "explanation": list(result.explanation),
+    }
+
+
+__all__ = ["hand_data", "points", "read_showdown", "read_value", "result_data", "settle"]

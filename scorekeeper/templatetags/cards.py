@@ -1,0 +1,26 @@
+from django import template
+from django.utils.html import format_html
+
+from ..rules.cards import Card, Suit
+from ..rules.hands import points as format_points
+
+register = template.Library()
+
+
+@register.filter
+def face(card: Card) -> str:
+    """A card as a small face: rank and suit symbol, red for hearts and diamonds."""
+    red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
+    return format_html(
+        '<span class="face{}" aria-label="{} of {}">{}</span>',
+        " red" if red else "",
+        card.rank,
+        card.suit.word,
+        str(card),
+    )
+
+
+@register.filter
+def points(value) -> str:
+    """30.5 stays 30.5; 21 stays 21."""
+    return format_points(value)
