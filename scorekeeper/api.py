@@ -72,13 +72,13 @@ def rulesets(request: HttpRequest) -> JsonResponse:
 @json_endpoint
 def evaluate_hand(request: HttpRequest, data: dict[str, Any]) -> dict[str, Any]:
     if "rules" not in data:
-        raise InputError("say which rules: a preset id or {\"preset\", \"overrides\"}", "rules")
+        raise InputError('say which rules: a preset id or {"preset", "overrides"}', "rules")
     rules, _preset = build_rules(data["rules"])
     raw = data.get("cards")
     if not isinstance(raw, (list, str)) or (
         isinstance(raw, list) and not all(isinstance(card, str) for card in raw)
     ):
-        raise InputError("cards are a list like [\"AS\", \"KS\", \"9D\"]", "cards")
+        raise InputError('cards are a list like ["AS", "KS", "9D"]', "cards")
     try:
         cards = parse_cards(raw)
         check_hand(cards, rules.deck)

@@ -142,7 +142,11 @@ class Referee:
 
     @property
     def rules_card(self) -> list[dict[str, Any]]:
-        preset = PRESETS[self.form["preset"].value() or "scat"] if self.form.is_bound else PRESETS["scat"]
+        preset = (
+            PRESETS[self.form["preset"].value() or "scat"]
+            if self.form.is_bound
+            else PRESETS["scat"]
+        )
         rules = self.rules or preset.rules
         return rules.describe(preset.readings)
 
@@ -194,7 +198,10 @@ def referee_from_post(data: Any, settle_now: bool, add_player: bool = False) -> 
         "dealer": _name_at(rows, clean.get("dealer")),
         "choice": clean.get("choice") or None,
         "players": [
-            {"name": row.form.cleaned_data["name"], **({"cards": row.form.card_tokens()} if row.hand else {})}
+            {
+                "name": row.form.cleaned_data["name"],
+                **({"cards": row.form.card_tokens()} if row.hand else {}),
+            }
             for row in players
         ],
     }

@@ -194,7 +194,10 @@ def openapi_description() -> dict[str, Any]:
                             "type": "array",
                             "items": {
                                 "type": "object",
-                                "properties": {"id": {"type": "string"}, "words": {"type": "string"}},
+                                "properties": {
+                                    "id": {"type": "string"},
+                                    "words": {"type": "string"},
+                                },
                             },
                         },
                         "game_over": {"type": "boolean"},

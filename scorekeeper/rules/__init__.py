@@ -16,7 +16,7 @@ from .resolve import (
     Table,
     resolve_round,
 )
-from .ruleset import PRESETS, SWITCHES, Preset, RuleSet, RulesError, build_rules
+from .ruleset import PRESETS, SWITCHES, Preset, RulesError, RuleSet, build_rules
 
 __all__ = [
     "ENDINGS", "PRESETS", "SWITCHES", "Card", "CardError", "Choice", "Hand", "Outcome",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .errors import InputError
 from .cards import Card, CardError, check_hand
+from .errors import InputError
 from .hands import Hand, evaluate, points, possible_values
 from .ruleset import RuleSet
 
@@ -156,8 +156,8 @@ def _check_table(state: _Round) -> None:
         where = f"players[{i}]"
         if not seat.name.strip():
             raise RoundError("every player needs a name", f"{where}.name")
-        if folded.count(folded[i]) > 1:
-            raise RoundError(f"two players are called {seat.name}", f"{where}.name")
+        if folded[i] in folded[:i]:
+            raise RoundError(f"two players are called {seat.name.strip()}", f"{where}.name")
         if seat.status not in STATUSES:
             raise RoundError("a status is “in”, “county” or “out”", f"{where}.status")
         if not 0 <= seat.lives <= 99:
@@ -228,17 +228,19 @@ def _check_outcome(state: _Round) -> None:
     if outcome.ending == "knock" and knocker is None:
         raise RoundError("say who knocked", "knocker")
     if outcome.ending in ("dealt_thirty_one", "stock_out") and knocker is not None:
-        why = "a dealt 31 is shown before anyone plays" if outcome.ending != "stock_out" else (
-            "the stock ran out before anyone knocked"
+        why = (
+            "a dealt 31 is shown before anyone plays"
+            if outcome.ending != "stock_out"
+            else ("the stock ran out before anyone knocked")
         )
         raise RoundError(f"nobody knocked: {why}", "knocker")
-    if knocker is not None and rules.min_knock is not None and knocker in state.values:
-        if state.values[knocker] < rules.min_knock:
-            raise RoundError(
-                f"{knocker} cannot have knocked with {points(state.values[knocker])}: these "
-                f"rules need at least {rules.min_knock} to knock",
-                "knocker",
-            )
+    minimum = rules.min_knock
+    if knocker in state.values and minimum is not None and state.values[knocker] < minimum:
+        raise RoundError(
+            f"{knocker} cannot have knocked with {points(state.values[knocker])}: these "
+            f"rules need at least {rules.min_knock} to knock",
+            "knocker",
+        )
     shown = list(outcome.shown_by)
     for name in shown:
         if name not in playing:
@@ -281,12 +283,10 @@ def _check_shown(state: _Round, name: str) -> None:
             raise RoundError(f"{name} does not hold three aces", "shown_by")
         return
     at_least = ending == "dealt_thirty_one" and rules.thirty_one_dealt == "others_lose_1_redeal"
-    if value == 31 or (at_least and 31 <= value):
+    if value == 31 or (at_least and value >= 31):
         return
     worth = "31 or more" if at_least else "31"
-    raise RoundError(
-        f"{name}'s hand is worth {points(value)}, not {worth}", "shown_by"
-    )
+    raise RoundError(f"{name}'s hand is worth {points(value)}, not {worth}", "shown_by")
 
 
 def _shown_what(ending: str) -> str:
@@ -349,16 +349,23 @@ def _score(state: _Round) -> RoundResult | None:
                     Choice("without_31_lose_1", "Every player without 31 loses 1 life"),
                     Choice("replay", "Nobody loses and the cards are dealt again"),
                 )
-                picked = _pick(state, choices, "these rules do not say what happens when "
-                               "several players are dealt 31")
+                picked = _pick(
+                    state,
+                    choices,
+                    "these rules do not say what happens when several players are dealt 31",
+                )
                 if isinstance(picked, RoundResult):
                     return picked
                 if picked == "replay":
                     return _replay(state, "The table chose to deal again: nobody loses.")
             for name in state.playing:
                 if name not in shown:
-                    state.lose(name, 1, f"{_names(shown)} {'was' if len(shown) == 1 else 'were'} "
-                               "dealt 31, which costs every other player a life")
+                    state.lose(
+                        name,
+                        1,
+                        f"{_names(shown)} {'was' if len(shown) == 1 else 'were'} "
+                        "dealt 31, which costs every other player a life",
+                    )
             if rules.thirty_one_dealt == "others_lose_1_redeal":
                 state.story.append("Then the cards are dealt again.")
     elif ending == "three_aces":
@@ -366,11 +373,14 @@ def _score(state: _Round) -> RoundResult | None:
         state.story.append(f"{who} showed three aces (fire).")
         for name in state.playing:
             if name != who:
-                state.lose(name, 1, f"{who} showed three aces, which cost every other player a life")
+                state.lose(
+                    name, 1, f"{who} showed three aces, which cost every other player a life"
+                )
     elif ending == "stock_out":
         if rules.stock_out == "draw":
-            state.story.append("The stock ran out: under these rules the hand is a draw and "
-                               "nobody loses a life.")
+            state.story.append(
+                "The stock ran out: under these rules the hand is a draw and nobody loses a life."
+            )
         else:
             state.story.append("The stock ran out and the hands were shown.")
             _showdown(state, None)
@@ -385,7 +395,9 @@ def _lowest(state: _Round, top: str | None) -> list[str]:
             raise RoundError(f"{top} showed the top hand, so cannot be lowest", "lowest")
         state.story.append(f"The table named {_names(named)} lowest.")
         return list(named)
-    missing = [seat for seat in state.table.players if seat.playing and seat.name not in state.values]
+    missing = [
+        seat for seat in state.table.players if seat.playing and seat.name not in state.values
+    ]
     if missing:
         i = state.table.players.index(missing[0])
         raise RoundError(
@@ -447,17 +459,26 @@ def _showdown(state: _Round, knocker: str | None, top: str | None = None) -> Non
     elif rules.knocker_tied == "like_others":
         for name in others:
             state.lose(name, 1, tied)
-        state.lose(knocker, 1, f"knocked and tied for lowest with {_names(others)}; the knocker "
-                   "loses like the others")
+        state.lose(
+            knocker,
+            1,
+            f"knocked and tied for lowest with {_names(others)}; the knocker loses like the others",
+        )
     elif rules.knocker_tied == "knocker_2_others_1":
         for name in others:
             state.lose(name, 1, tied)
-        state.lose(knocker, 2, f"knocked and tied for lowest with {_names(others)}; a knocker "
-                   "in a tie loses 2")
+        state.lose(
+            knocker,
+            2,
+            f"knocked and tied for lowest with {_names(others)}; a knocker in a tie loses 2",
+        )
     else:  # only_knocker
         state.story.append(f"Only the knocker loses in a tie, so {_names(others)} lose nothing.")
-        state.lose(knocker, rules.knocker_alone, f"knocked and tied for lowest with "
-                   f"{_names(others)}; only the knocker loses in a tie")
+        state.lose(
+            knocker,
+            rules.knocker_alone,
+            f"knocked and tied for lowest with {_names(others)}; only the knocker loses in a tie",
+        )
 
 
 def _pick(state: _Round, choices: tuple[Choice, ...], why: str) -> str | RoundResult:
@@ -474,9 +495,7 @@ def _pick(state: _Round, choices: tuple[Choice, ...], why: str) -> str | RoundRe
             choices=choices,
         )
     if picked not in {choice.id for choice in choices}:
-        raise RoundError(
-            f"choose one of {', '.join(choice.id for choice in choices)}", "choice"
-        )
+        raise RoundError(f"choose one of {', '.join(choice.id for choice in choices)}", "choice")
     state.story.append("The table chose: " + next(c.words for c in choices if c.id == picked) + ".")
     return picked
 
@@ -531,20 +550,29 @@ def _finish(state: _Round) -> RoundResult:
     if state.losses and not still_in:
         everyone = _names(state.playing)
         if rules.all_out == "replay":
-            return _replay(state, f"{everyone} would all go out at once, so nobody loses and "
-                           "the hand is replayed.")
+            return _replay(
+                state,
+                f"{everyone} would all go out at once, so nobody loses and the hand is replayed.",
+            )
         if rules.all_out == "revival":
             picked = "revival"
             final_two = len(state.playing) == 2 and all(
                 state.seats[name].status == "county" for name in state.playing
             )
             if not final_two:
-                picked = _pick(state, (
-                    Choice("revival", "Everyone goes out, and every eliminated player returns "
-                           "on the last chance"),
-                    Choice("replay", "Nobody loses and the hand is replayed"),
-                ), "the revival is written for the final two; here more players would go out "
-                   "together")
+                picked = _pick(
+                    state,
+                    (
+                        Choice(
+                            "revival",
+                            "Everyone goes out, and every eliminated player returns "
+                            "on the last chance",
+                        ),
+                        Choice("replay", "Nobody loses and the hand is replayed"),
+                    ),
+                    "the revival is written for the final two; here more players would go out "
+                    "together",
+                )
                 if isinstance(picked, RoundResult):
                     return picked
             if picked == "replay":
@@ -563,13 +591,21 @@ def _finish(state: _Round) -> RoundResult:
         lives, status = after[seat.name]
         lost = state.losses.get(seat.name, 0)
         paid += seat.lives - lives
-        players.append(PlayerAfter(seat.name, lives, status, rules.status_label(status), lost,
-                                   state.reasons.get(seat.name, "")))
+        players.append(
+            PlayerAfter(
+                seat.name,
+                lives,
+                status,
+                rules.status_label(status),
+                lost,
+                state.reasons.get(seat.name, ""),
+            )
+        )
     story = list(state.story)
     story.extend(state.reasons[name] + "." for name in state.playing if name in state.reasons)
     if not state.losses:
         story.append("Nobody loses a life.")
-    for player, seat in zip(players, table.players):
+    for player, seat in zip(players, table.players, strict=True):
         if player.status != seat.status and not revived:
             story.append(f"{player.name} is now {player.status_label}.")
     winner, tie, over = None, (), False
@@ -585,8 +621,9 @@ def _finish(state: _Round) -> RoundResult:
             winner = leaders[0]
         else:
             tie = tuple(leaders)
-        story.append(f"That was round {rules.round_limit} of {rules.round_limit}: the most lives "
-                     "wins.")
+        story.append(
+            f"That was round {rules.round_limit} of {rules.round_limit}: the most lives wins."
+        )
     if winner:
         story.append(f"{winner} wins the game.")
     if tie:

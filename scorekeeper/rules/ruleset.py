@@ -503,7 +503,7 @@ def build_rules(spec: Any) -> tuple[RuleSet, Preset]:
     if isinstance(spec, str):
         spec = {"preset": spec}
     if not isinstance(spec, dict):
-        raise RulesError("rules are a preset id or {\"preset\": id, \"overrides\": {…}}")
+        raise RulesError('rules are a preset id or {"preset": id, "overrides": {…}}')
     unknown = set(spec) - {"preset", "overrides"}
     if unknown:
         raise RulesError(f"rules take “preset” and “overrides”, not “{sorted(unknown)[0]}”")

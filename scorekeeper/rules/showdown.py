@@ -57,7 +57,7 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
     if not isinstance(data, dict):
         raise InputError("send a JSON object", "body")
     if "rules" not in data:
-        raise InputError("say which rules: a preset id or {\"preset\", \"overrides\"}", "rules")
+        raise InputError('say which rules: a preset id or {"preset", "overrides"}', "rules")
     rules, preset = build_rules(data["rules"])
     players = data.get("players")
     if not isinstance(players, list) or not players:
@@ -82,7 +82,7 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
             if not isinstance(raw["cards"], (list, str)) or (
                 isinstance(raw["cards"], list) and not all(isinstance(c, str) for c in raw["cards"])
             ):
-                raise InputError("cards are a list like [\"AS\", \"KS\", \"9D\"]", f"{where}.cards")
+                raise InputError('cards are a list like ["AS", "KS", "9D"]', f"{where}.cards")
             try:
                 cards = tuple(parse_cards(raw["cards"]))
             except CardError as error:

@@ -1,0 +1,69 @@
+import pytest
+
+from scorekeeper.rules import CardError, check_hand, deck, parse_card, parse_cards
+from scorekeeper.rules.cards import Card, Suit
+
+
+@pytest.mark.parametrize(
+    "typed, rank, suit",
+    [
+        ("AS", "A", Suit.SPADES),
+        ("as", "A", Suit.SPADES),
+        ("A♠", "A", Suit.SPADES),
+        ("A♠️", "A", Suit.SPADES),  # with the emoji variation selector
+        ("10h", "10", Suit.HEARTS),
+        ("Th", "10", Suit.HEARTS),
+        ("10♥", "10", Suit.HEARTS),
+        ("kd", "K", Suit.DIAMONDS),
+        ("7c", "7", Suit.CLUBS),
+        (" q♣ ", "Q", Suit.CLUBS),
+    ],
+)
+def test_it_reads_cards_as_players_type_them(typed, rank, suit):
+    assert parse_card(typed) == Card(rank, suit)
+
+
+@pytest.mark.parametrize("typed", ["1S", "11H", "ZZ", "A", "AX", "10", "♠A", "", "A♠♠", "<b>"])
+def test_it_refuses_what_is_not_a_card_naming_the_token(typed):
+    with pytest.raises(CardError) as refusal:
+        parse_card(typed)
+    assert f"“{typed.strip()}” is not a card" in str(refusal.value)
+
+
+def test_it_reads_cards_separated_by_spaces_or_commas():
+    assert parse_cards("AS, KS 9d,,10♥") == [
+        Card("A", Suit.SPADES), Card("K", Suit.SPADES), Card("9", Suit.DIAMONDS),
+        Card("10", Suit.HEARTS),
+    ]  # fmt: skip
+
+
+def test_a_bad_token_among_good_ones_is_named():
+    with pytest.raises(CardError, match="“QX” is not a card"):
+        parse_cards("AS QX 9D")
+
+
+def test_the_decks_hold_52_and_32_cards():
+    assert len(set(deck(52))) == 52
+    assert len(set(deck(32))) == 32
+    assert {card.rank for card in deck(32)} == {"7", "8", "9", "10", "J", "Q", "K", "A"}
+
+
+@pytest.mark.parametrize(
+    "cards, size, message",
+    [
+        ("AS KS", 52, "exactly 3 cards, not 2"),
+        ("AS KS QS JS", 52, "exactly 3 cards, not 4"),
+        ("AS KS 5S", 32, "the 32-card deck has no 5♠"),
+        ("AS KS AS", 52, "A♠ is in this hand twice"),
+    ],
+)
+def test_it_refuses_impossible_hands(cards, size, message):
+    with pytest.raises(CardError, match=message):
+        check_hand(parse_cards(cards), size)
+
+
+def test_a_card_prints_with_its_suit_symbol_and_code():
+    card = parse_card("th")
+    assert str(card) == "10♥"
+    assert card.code == "10H"
+    assert card.points == 10

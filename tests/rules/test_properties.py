@@ -1,0 +1,139 @@
+"""Properties over every three-card hand of both decks and over random rounds."""
+
+from itertools import combinations
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules import (
+    PRESETS,
+    Outcome,
+    RoundError,
+    Seat,
+    Table,
+    build_rules,
+    deck,
+    evaluate,
+    resolve_round,
+)
+
+HOUSE_RULES = [
+    {},
+    {"three_of_a_kind": 30},
+    {"three_of_a_kind": 30.5, "three_aces": 32},
+    {"aces_wild": True, "three_of_a_kind": 30.5},
+    {"three_aces": 33},
+]
+RULE_SETS = [
+    build_rules({"preset": preset, "overrides": overrides})[0]
+    for preset in PRESETS
+    for overrides in HOUSE_RULES
+]
+
+
+@pytest.mark.parametrize(
+    "rules", RULE_SETS, ids=lambda r: f"{r.deck}-{r.aces_wild}-{r.three_of_a_kind}-{r.three_aces}"
+)
+def test_no_hand_beats_the_rule_sets_best_and_some_hand_reaches_it(rules):
+    values = {evaluate(hand, rules).value for hand in combinations(deck(rules.deck), 3)}
+    assert max(values) == rules.best_hand
+    # every value is a half point at the finest, and never below the lowest single card
+    assert all((2 * value).denominator == 1 and value >= 2 for value in values)
+
+
+@pytest.mark.parametrize("size, hands", [(52, 22_100), (32, 4_960)])
+def test_every_hand_counts_only_cards_it_holds(size, hands):
+    rules = PRESETS["scat"].rules if size == 52 else PRESETS["schwimmen"].rules
+    seen = 0
+    for hand in combinations(deck(size), 3):
+        result = evaluate(hand, rules)
+        assert set(result.counted) <= set(hand)
+        seen += 1
+    assert seen == hands
+
+
+@st.composite
+def rounds(draw):
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    overrides = draw(
+        st.sampled_from(
+            [
+                {},
+                {"knocker_tied": "knocker_2_others_1"},
+                {"knocker_tied": "only_knocker"},
+                {"lives": 4},
+            ]
+        )
+    )
+    rules, _ = build_rules({"preset": preset, "overrides": overrides})
+    count = draw(st.integers(2, 6))
+    cards = draw(st.permutations(deck(rules.deck)))
+    seats = []
+    for i in range(count):
+        lives = draw(st.integers(0, rules.lives))
+        if lives:
+            status = "in"
+        elif rules.last_chance:
+            status = draw(st.sampled_from(["county", "out"]))
+        else:
+            status = "out"
+        hand = tuple(cards[3 * i : 3 * i + 3]) if status != "out" else None
+        seats.append(Seat(f"P{i}", lives, status, hand))
+    playing = [s.name for s in seats if s.status != "out"]
+    dealer = draw(st.sampled_from(playing)) if playing else None
+    ending = draw(st.sampled_from(rules.endings))
+    knocker = draw(st.sampled_from(playing)) if playing and ending == "knock" else None
+    shown = ()
+    if ending in ("thirty_one", "three_aces"):
+        shown = (draw(st.sampled_from(playing)),) if playing else ()
+    elif ending == "dealt_thirty_one" and playing:
+        shown = tuple(draw(st.lists(st.sampled_from(playing), min_size=1, max_size=2, unique=True)))
+    # A player who shows 31 (or fire) holds it: the table agreed the value.
+    claim = rules.best_hand if ending == "three_aces" else 31
+    seats = [Seat(s.name, s.lives, s.status, None, claim) if s.name in shown else s for s in seats]
+    choice = draw(st.sampled_from([None, "replay", "revival", "without_31_lose_1"]))
+    table = Table(tuple(seats), dealer=dealer, pot=draw(st.integers(0, 10)))
+    return rules, table, Outcome(ending, knocker, shown, None, choice)
+
+
+@settings(max_examples=400, deadline=None)
+@given(rounds())
+def test_random_rounds_keep_the_game_sound(game):
+    rules, table, outcome = game
+    try:
+        result = resolve_round(rules, table, outcome)
+    except RoundError as refusal:
+        assert refusal.field  # refused, naming where
+        event(f"refused: {refusal.field}")
+        return
+    event(result.result)
+    assert resolve_round(rules, table, outcome) == result  # the same inputs, the same result
+    before = {seat.name: seat for seat in table.players}
+    revived = any("returns" in line for line in result.explanation)
+    for player in result.players:
+        seat = before[player.name]
+        assert player.lives <= seat.lives  # lives never rise
+        assert player.lives >= 0
+        if seat.status == "out" and not revived:
+            assert player.status == "out"
+        if player.name in result.losses:
+            assert seat.status != "out" and result.losses[player.name] in (1, 2)
+    assert result.pot == table.pot + sum(before[p.name].lives - p.lives for p in result.players)
+    still_in = [p.name for p in result.players if p.status != "out"]
+    if result.result == "scored":
+        if result.winner:
+            assert result.game_over and still_in == [result.winner]
+            assert not result.tie
+        elif result.game_over:
+            assert len(result.tie) >= 2
+        else:
+            assert len(still_in) >= 2 and result.next_dealer in still_in
+    else:
+        assert result.result in ("replay", "table_decides")
+        assert not result.losses and not result.game_over
+        assert [(p.lives, p.status) for p in result.players] == [
+            (s.lives, s.status) for s in table.players
+        ]
+        if result.result == "table_decides":
+            assert len(result.choices) >= 2

@@ -1,0 +1,165 @@
+"""The presets, house rules as overrides, and combinations refused with a reason."""
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+
+from scorekeeper.rules import PRESETS, SWITCHES, RulesError, build_rules
+
+
+def test_the_five_presets_ship_with_their_ids():
+    assert list(PRESETS) == ["scat", "friendly", "schwimmen", "aces-wild", "kitchen-table"]
+
+
+@pytest.mark.parametrize(
+    "preset, switch, expected",
+    [
+        ("scat", "deck", 52),
+        ("schwimmen", "deck", 32),
+        ("scat", "three_of_a_kind", None),
+        ("friendly", "three_of_a_kind", 30),
+        ("schwimmen", "three_of_a_kind", Fraction(61, 2)),
+        ("kitchen-table", "three_of_a_kind", Fraction(61, 2)),
+        ("schwimmen", "three_aces", 33),
+        ("aces-wild", "aces_wild", True),
+        ("friendly", "tie_break", "highest_card"),
+        ("kitchen-table", "knock_timing", "after_discard"),
+        ("scat", "knocker_alone", 2),
+        ("schwimmen", "knocker_alone", 1),
+        ("aces-wild", "knocker_alone", 1),
+        ("kitchen-table", "knocker_alone", 2),
+        ("scat", "knocker_tied", "safe"),
+        ("friendly", "knocker_tied", "safe"),
+        ("schwimmen", "knocker_tied", "like_others"),
+        ("kitchen-table", "knocker_tied", "like_others"),
+        ("scat", "thirty_one", "others_lose_1"),
+        ("friendly", "thirty_one", "showdown"),
+        ("aces-wild", "thirty_one", "none"),
+        ("aces-wild", "thirty_one_dealt", "others_lose_1_redeal"),
+        ("scat", "stock_out", "showdown"),
+        ("friendly", "stock_out", "reshuffle"),
+        ("schwimmen", "stock_out", "showdown"),
+        ("scat", "last_chance", "county"),
+        ("friendly", "last_chance", None),
+        ("schwimmen", "last_chance", "swimming"),
+        ("aces-wild", "last_chance", "brink"),
+        ("kitchen-table", "last_chance", None),
+        ("aces-wild", "next_dealer", "loser"),
+        ("scat", "all_out", "replay"),
+        ("schwimmen", "all_out", "tie"),
+        ("aces-wild", "all_out", "revival"),
+    ],
+)
+def test_each_preset_follows_the_rules_map(preset, switch, expected):
+    assert getattr(PRESETS[preset].rules, switch) == expected
+
+
+@pytest.mark.parametrize(
+    "preset, readings",
+    [
+        ("scat", {"all_out"}),
+        ("friendly", {"tie_break", "next_dealer", "all_out"}),
+        ("schwimmen", set()),
+        ("aces-wild", {"aces_wild", "thirty_one", "thirty_one_dealt", "stock_out", "next_dealer"}),
+        ("kitchen-table", {"knocker_tied", "all_out"}),
+    ],
+)
+def test_where_the_map_says_our_reading_the_rules_card_says_so(preset, readings):
+    card = PRESETS[preset].rules.describe(PRESETS[preset].readings)
+    assert {line["name"] for line in card if line["our_reading"]} == readings
+
+
+def test_every_switch_has_a_name_a_player_understands_and_a_one_line_explanation():
+    for f in SWITCHES:
+        assert f.metadata["label"] and f.metadata["help"].endswith(".")
+        assert "\n" not in f.metadata["help"]
+
+
+@pytest.mark.parametrize(
+    "best, preset, overrides",
+    [
+        (31, "scat", {}),
+        (33, "schwimmen", {}),
+        (33, "aces-wild", {}),
+        (31, "kitchen-table", {}),
+        (32, "scat", {"three_aces": 32}),
+    ],
+)
+def test_each_rule_set_knows_its_best_hand(best, preset, overrides):
+    rules, _ = build_rules({"preset": preset, "overrides": overrides})
+    assert rules.best_hand == best
+
+
+def test_house_rules_are_a_preset_plus_overrides_and_leave_the_preset_alone():
+    rules, preset = build_rules({"preset": "scat", "overrides": {"lives": 4, "knocker_alone": 1}})
+    assert (rules.lives, rules.knocker_alone) == (4, 1)
+    assert (preset.rules.lives, preset.rules.knocker_alone) == (3, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.lives = 5
+
+
+@pytest.mark.parametrize(
+    "spec, field, message",
+    [
+        ("poker", "rules.preset", "there is no rule set called “poker”"),
+        ({"preset": "scat", "overrides": {"jokers": 2}}, "rules.overrides.jokers", "no house rule"),
+        (
+            {"preset": "scat", "overrides": {"lives": 0}},
+            "rules.overrides.lives",
+            "between 1 and 10",
+        ),
+        (
+            {"preset": "scat", "overrides": {"lives": "many"}},
+            "rules.overrides.lives",
+            "whole number",
+        ),
+        ({"preset": "scat", "overrides": {"deck": 48}}, "rules.overrides.deck", "can be 52, 32"),
+        (
+            {"preset": "scat", "overrides": {"three_of_a_kind": 29}},
+            "rules.overrides.three_of_a_kind",
+            "can be null, 30, 30.5",
+        ),
+        (
+            {"preset": "friendly", "overrides": {"all_out": "revival"}},
+            "rules.overrides.all_out",
+            "needs a last chance",
+        ),
+        (
+            {"preset": "friendly", "overrides": {"thirty_one_after_knock": "top_hand"}},
+            "rules.overrides.thirty_one_after_knock",
+            "only be special",
+        ),
+        (
+            {"preset": "scat", "overrides": {"three_aces_fire": True}},
+            "rules.overrides.three_aces_fire",
+            "value of their own",
+        ),
+        (
+            {"preset": "aces-wild", "overrides": {"unshown_31": "counts_30"}},
+            "rules.overrides.unshown_31",
+            "showing 31 does nothing",
+        ),
+        ({"preset": "scat", "extra": 1}, "rules", "not “extra”"),
+        (7, "rules", "preset id"),
+    ],
+)
+def test_it_refuses_rules_that_cannot_be_with_the_reason(spec, field, message):
+    with pytest.raises(RulesError, match=message) as refusal:
+        build_rules(spec)
+    assert refusal.value.field == field
+
+
+def test_overrides_from_a_form_arrive_as_text():
+    rules, _ = build_rules({"preset": "scat", "overrides": {
+        "three_of_a_kind": "30.5", "aces_wild": "true", "min_knock": "17", "last_chance": "none",
+    }})  # fmt: skip
+    assert rules.three_of_a_kind == Fraction(61, 2)
+    assert rules.aces_wild is True and rules.min_knock == 17 and rules.last_chance is None
+
+
+def test_each_rule_set_lists_only_the_endings_it_has():
+    assert PRESETS["scat"].rules.endings == ("knock", "thirty_one", "dealt_thirty_one", "stock_out")
+    assert PRESETS["friendly"].rules.endings == ("knock", "thirty_one", "dealt_thirty_one")
+    assert "three_aces" in PRESETS["schwimmen"].rules.endings
+    assert "thirty_one" not in PRESETS["aces-wild"].rules.endings
