@@ -142,11 +142,9 @@ class Referee:
 
     @property
     def rules_card(self) -> list[dict[str, Any]]:
-        preset = (
-            PRESETS[self.form["preset"].value() or "scat"]
-            if self.form.is_bound
-            else PRESETS["scat"]
-        )
+        """Every switch of the chosen rules in words, marking where the map has our reading."""
+        chosen = self.form["preset"].value() if self.form.is_bound else None
+        preset = PRESETS.get(chosen, PRESETS["scat"])
         rules = self.rules or preset.rules
         return rules.describe(preset.readings)
 
