@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 
 class Suit(Enum):
@@ -86,17 +87,23 @@ def parse_cards(text: str | list[str]) -> list[Card]:
     return [parse_card(token) for token in tokens if token.strip()]
 
 
+@cache
 def deck(size: int) -> tuple[Card, ...]:
     """Every card of a 52-card deck, or of a 32-card deck (7 to ace)."""
     ranks = RANKS if size == 52 else RANKS[RANKS.index("7") :]
     return tuple(Card(rank, suit) for suit in Suit for rank in ranks)
 
 
+@cache
+def _deck_set(size: int) -> frozenset[Card]:
+    return frozenset(deck(size))
+
+
 def check_hand(cards: list[Card], deck_size: int) -> None:
     """Refuse a hand that is not three cards of this deck, each once."""
     if len(cards) != 3:
         raise CardError(f"a hand is exactly 3 cards, not {len(cards)}")
-    missing = [card for card in cards if card not in deck(deck_size)]
+    missing = [card for card in cards if card not in _deck_set(deck_size)]
     if missing:
         raise CardError(f"the {deck_size}-card deck has no {missing[0]}")
     if len(set(cards)) != 3:

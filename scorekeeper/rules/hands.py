@@ -42,20 +42,26 @@ def evaluate(cards: list[Card] | tuple[Card, ...], rules: RuleSet) -> Hand:
     The cards are assumed to be a valid hand (see ``cards.check_hand``).
     """
     cards = tuple(cards)
-    best: Hand | None = None
+    # Whole numbers in the loop: Fraction arithmetic is slow, and suit totals are whole.
+    best_key: tuple[int, tuple[int, ...]] | None = None
+    best_suit, best_counted = None, ()
     for suit in Suit:
         counted = tuple(c for c in cards if c.suit == suit or (rules.aces_wild and c.rank == "A"))
         if not any(c.suit == suit for c in counted):
             continue
-        value = Fraction(sum(c.points for c in counted))
-        hand = Hand(cards, value, counted, _explain_suit(cards, counted, suit, value, rules))
-        if best is None or (hand.value, hand.tie_key) > (best.value, best.tie_key):
-            best = hand
-    assert best is not None
+        key = (
+            sum(c.points for c in counted),
+            tuple(sorted((c.order for c in counted), reverse=True)),
+        )
+        if best_key is None or key > best_key:
+            best_key, best_suit, best_counted = key, suit, counted
+    assert best_key is not None and best_suit is not None
+    value = Fraction(best_key[0])
     special = _special_value(cards, rules)
-    if special is not None and special > best.value:
-        best = Hand(cards, special, cards, _explain_special(cards, special, rules))
-    return best
+    if special is not None and special > value:
+        return Hand(cards, special, cards, _explain_special(cards, special, rules))
+    explanation = _explain_suit(cards, best_counted, best_suit, value)
+    return Hand(cards, value, best_counted, explanation)
 
 
 def _special_value(cards: tuple[Card, ...], rules: RuleSet) -> Fraction | None:
@@ -75,7 +81,7 @@ def _explain_special(cards: tuple[Card, ...], value: Fraction, rules: RuleSet) -
 
 
 def _explain_suit(
-    cards: tuple[Card, ...], counted: tuple[Card, ...], suit: Suit, value: Fraction, rules: RuleSet
+    cards: tuple[Card, ...], counted: tuple[Card, ...], suit: Suit, value: Fraction
 ) -> str:
     left_out = [str(c) for c in cards if c not in counted]
     wild = [c for c in counted if c.suit != suit]

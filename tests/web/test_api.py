@@ -33,7 +33,13 @@ def test_it_lists_the_five_rule_sets_with_every_switch(client):
     response = client.get("/api/v1/rulesets")
     assert response.status_code == 200
     rulesets = response.json()["rulesets"]
-    assert [r["id"] for r in rulesets] == ["scat", "friendly", "schwimmen", "aces-wild", "kitchen-table"]
+    assert [r["id"] for r in rulesets] == [
+        "scat",
+        "friendly",
+        "schwimmen",
+        "aces-wild",
+        "kitchen-table",
+    ]
     schwimmen = rulesets[2]
     assert schwimmen["rules"]["deck"] == 32
     assert schwimmen["rules"]["three_of_a_kind"] == 30.5
@@ -52,7 +58,10 @@ def test_it_evaluates_a_hand(client):
 
 
 def test_it_evaluates_under_house_rules(client):
-    body = {"rules": {"preset": "scat", "overrides": {"three_of_a_kind": 30.5}}, "cards": "7s 7h 7d"}
+    body = {
+        "rules": {"preset": "scat", "overrides": {"three_of_a_kind": 30.5}},
+        "cards": "7s 7h 7d",
+    }
     assert post(client, "/api/v1/evaluate", body).json()["value"] == 30.5
 
 
@@ -123,31 +132,71 @@ def test_a_value_the_table_agreed_stands_in_for_cards(client):
         ("{not json", "body", "not valid JSON"),
         ("[1, 2]", "body", "JSON object"),
         (ben_knocks(rules="poker"), "rules.preset", "no rule set called"),
-        (ben_knocks(rules={"preset": "scat", "overrides": {"jokers": 1}}), "rules.overrides.jokers",
-         "no house rule"),
+        (
+            ben_knocks(rules={"preset": "scat", "overrides": {"jokers": 1}}),
+            "rules.overrides.jokers",
+            "no house rule",
+        ),
         (ben_knocks(rules={"preset": "scat", "overrides": {"lives": "3"}}), None, None),
         (ben_knocks(knocker="Zed"), "knocker", "Zed is not playing"),
         (ben_knocks(knocker=7), "knocker", "must be some text"),
         (ben_knocks(ending="bust"), "ending", "the ending is one of"),
         (ben_knocks(players="Ben, Ana"), "players", "list the players"),
-        (ben_knocks(players=[{"name": "Ben", "cards": "KS 9S"}, {"name": "Ana", "cards": "AD 8D 6C"}]),
-         "players[0].cards", "exactly 3 cards"),
-        (ben_knocks(players=[{"name": "Ben", "cards": "KS 9S ZZ"}, {"name": "Ana", "cards": "AD 8D 6C"}]),
-         "players[0].cards", "“ZZ” is not a card"),
-        (ben_knocks(players=[{"name": "Ben", "cards": "KS 9S 2H"}, {"name": "Ana", "cards": "KS 8D 6C"}]),
-         "players[1].cards", "K♠ is in Ben's hand and in Ana's"),
-        (ben_knocks(players=[{"name": "Ben", "cards": [1, 2, 3]}, {"name": "Ana", "cards": "AD 8D 6C"}]),
-         "players[0].cards", "cards are a list"),
-        (ben_knocks(players=[{"name": "Ben", "lives": "3"}, {"name": "Ana"}]), "players[0].lives",
-         "whole number"),
-        (ben_knocks(players=[{"name": "Ben", "status": "dead"}, {"name": "Ana"}]), "players[0].status",
-         "a status is"),
-        (ben_knocks(players=[{"name": ""}, {"name": "Ana"}]), "players[0].name", "must be some text"),
-        (ben_knocks(ending="thirty_one", shown_by=["Cara"], knocker=None), "shown_by",
-         "Cara's hand is worth 27, not 31"),
+        (
+            ben_knocks(
+                players=[{"name": "Ben", "cards": "KS 9S"}, {"name": "Ana", "cards": "AD 8D 6C"}]
+            ),
+            "players[0].cards",
+            "exactly 3 cards",
+        ),
+        (
+            ben_knocks(
+                players=[{"name": "Ben", "cards": "KS 9S ZZ"}, {"name": "Ana", "cards": "AD 8D 6C"}]
+            ),
+            "players[0].cards",
+            "“ZZ” is not a card",
+        ),
+        (
+            ben_knocks(
+                players=[{"name": "Ben", "cards": "KS 9S 2H"}, {"name": "Ana", "cards": "KS 8D 6C"}]
+            ),
+            "players[1].cards",
+            "K♠ is in Ben's hand and in Ana's",
+        ),
+        (
+            ben_knocks(
+                players=[{"name": "Ben", "cards": [1, 2, 3]}, {"name": "Ana", "cards": "AD 8D 6C"}]
+            ),
+            "players[0].cards",
+            "cards are a list",
+        ),
+        (
+            ben_knocks(players=[{"name": "Ben", "lives": "3"}, {"name": "Ana"}]),
+            "players[0].lives",
+            "whole number",
+        ),
+        (
+            ben_knocks(players=[{"name": "Ben", "status": "dead"}, {"name": "Ana"}]),
+            "players[0].status",
+            "a status is",
+        ),
+        (
+            ben_knocks(players=[{"name": ""}, {"name": "Ana"}]),
+            "players[0].name",
+            "must be some text",
+        ),
+        (
+            ben_knocks(ending="thirty_one", shown_by=["Cara"], knocker=None),
+            "shown_by",
+            "Cara's hand is worth 27, not 31",
+        ),
         (ben_knocks(shown_by="Cara"), "shown_by", "list of player names"),
         (ben_knocks(choice=5), "choice", "one of the ids"),
-        (ben_knocks(rules={"preset": "schwimmen"}), "players[0].cards", "the 32-card deck has no 2♥"),
+        (
+            ben_knocks(rules={"preset": "schwimmen"}),
+            "players[0].cards",
+            "the 32-card deck has no 2♥",
+        ),
     ],
 )
 def test_bad_input_gets_a_400_naming_the_field(client, body, field, message):

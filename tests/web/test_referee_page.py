@@ -30,7 +30,13 @@ def test_the_home_page_is_the_referee(client):
     assert response.status_code == 200
     page = text(response)
     assert "<h1>Referee</h1>" in page
-    for preset in ("Scat (31, Pagat", "Friendly Thirty-One", "Schwimmen", "Aces wild", "Kitchen-table"):
+    for preset in (
+        "Scat (31, Pagat",
+        "Friendly Thirty-One",
+        "Schwimmen",
+        "Aces wild",
+        "Kitchen-table",
+    ):
         assert preset in page
     assert page.count('class="player"') == 4
     assert "csrfmiddlewaretoken" in page
@@ -75,7 +81,10 @@ def test_picked_cards_count_like_typed_ones(client):
         ({"p1-cards": "AC 9C"}, "1 more card to go"),
         ({"p1-cards": "AC 9C 7C 8C"}, "exactly 3 cards, not 4"),
         ({"p1-cards": "AC 9C QX"}, "“QX” is not a card"),
-        ({"ending": "thirty_one", "shown": "1", "knocker": ""}, "Cara&#x27;s hand is worth 27, not 31"),
+        (
+            {"ending": "thirty_one", "shown": "1", "knocker": ""},
+            "Cara&#x27;s hand is worth 27, not 31",
+        ),
         ({"preset": "poker"}, "Select a valid choice"),
     ],
 )

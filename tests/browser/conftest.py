@@ -1,0 +1,70 @@
+"""Real Chromium through Playwright, against the live test server.
+
+Chromium comes from the system (Debian's package): ``playwright install`` downloads browsers,
+which these machines cannot do. KNOCK_CHROMIUM overrides the path.
+"""
+
+import os
+import shutil
+
+import pytest
+
+# The sync Playwright API runs an event loop in the test thread; Django's ORM would refuse to
+# run there. Only the browser tests need this.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+def chromium_path() -> str:
+    path = (
+        os.environ.get("KNOCK_CHROMIUM")
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
+    )
+    if not path:
+        pytest.fail("Chromium is needed for the browser tests: apt-get install chromium")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A phone: a fresh browser context with a 390×844 screen."""
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone_without_javascript(browser):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
