@@ -53,13 +53,13 @@ def main() -> None:
     cards = deck(52)
     hands = [tuple(cards[i * 3 : i * 3 + 3]) for i in range(9)]
     names = [f"P{i}" for i in range(9)]
+    outcome = Outcome("knock", knocker="P0")
+    repeats = 1000
     for preset_id in ("scat", "friendly", "kitchen-table"):
         rules = PRESETS[preset_id].rules
         table = Table(
             tuple(Seat(n, 3, "in", h) for n, h in zip(names, hands, strict=True)), dealer="P8"
         )
-        outcome = Outcome("knock", knocker="P0")
-        repeats = 1000
         baseline = best_of(lambda: [bare_sum(hands) for _ in range(repeats)])
         measured = best_of(
             lambda r=rules, t=table: [resolve_round(r, t, outcome) for _ in range(repeats)]
