@@ -1,9 +1,25 @@
 from django.urls import path
 
-from . import api, views
+from . import api
+from .views import clubs, games, referee
 
 urlpatterns = [
-    path("", views.referee, name="referee"),
+    path("", clubs.home, name="home"),
+    path("referee/", referee.referee, name="referee"),
+    path("clubs/new", clubs.create_club, name="create-club"),
+    path("c/<str:key>/", clubs.club, name="club"),
+    path("c/<str:key>/players/add", clubs.add_player, name="add-player"),
+    path("c/<str:key>/players/<int:player_id>/rename", clubs.rename_player, name="rename-player"),
+    path("c/<str:key>/players/<int:player_id>/retire", clubs.retire_player, name="retire-player"),
+    path("c/<str:key>/games/new", games.new_game, name="new-game"),
+    path("c/<str:key>/g/<uuid:game_id>/", games.game, name="game"),
+    path("c/<str:key>/g/<uuid:game_id>/record", games.record, name="record"),
+    path("c/<str:key>/g/<uuid:game_id>/undo", games.undo, name="undo"),
+    path(
+        "c/<str:key>/g/<uuid:game_id>/rounds/<int:number>/edit", games.edit_round, name="edit-round"
+    ),
+    path("c/<str:key>/g/<uuid:game_id>/log", games.round_log, name="round-log"),
+    path("c/<str:key>/g/<uuid:game_id>/again", games.play_again, name="play-again"),
     path("api/v1/rulesets", api.rulesets, name="api-rulesets"),
     path("api/v1/evaluate", api.evaluate_hand, name="api-evaluate"),
     path("api/v1/showdown", api.showdown, name="api-showdown"),

@@ -241,6 +241,18 @@ class RuleSet:
             endings.append("stock_out")
         return tuple(endings)
 
+    @property
+    def lowest_endings(self) -> tuple[str, ...]:
+        """The endings after which the table must say who was lowest (or enter the cards)."""
+        endings = ["knock"]
+        if self.thirty_one == "showdown" or self.thirty_one_after_knock == "top_hand":
+            endings.append("thirty_one")
+        if self.thirty_one_dealt == "showdown":
+            endings.append("dealt_thirty_one")
+        if self.stock_out == "showdown":
+            endings.append("stock_out")
+        return tuple(endings)
+
     def status_label(self, status: str) -> str:
         """The rule set's own word for a status: in, on the county, swimming, on the brink, out."""
         if status == "county":

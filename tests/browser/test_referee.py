@@ -8,7 +8,7 @@ PLAYERS = [("Ben", "KS 9S 2H"), ("Cara", "AC 9C 7C"), ("You", "KH QH 5H"), ("Ana
 
 
 def open_referee(page, live_server):
-    page.goto(live_server.url + "/")
+    page.goto(live_server.url + "/referee/")
     # A mark on the window: it disappears if the page ever reloads.
     page.evaluate("window.sameDocument = true")
 
@@ -87,7 +87,7 @@ def test_an_impossible_hand_is_refused_next_to_it(phone, live_server):
 
 def test_it_works_without_javascript(phone_without_javascript, live_server):
     page = phone_without_javascript
-    page.goto(live_server.url + "/")
+    page.goto(live_server.url + "/referee/")
     enter_names(page)
     for i, (_name, cards) in enumerate(PLAYERS):
         page.fill(f"#id_p{i}-cards", cards)

@@ -18,15 +18,15 @@ BEN_KNOCKS = {
 
 def settle(client, **changes):
     data = {**BEN_KNOCKS, **changes, "settle": "1"}
-    return client.post("/", {k: v for k, v in data.items() if v is not None})
+    return client.post("/referee/", {k: v for k, v in data.items() if v is not None})
 
 
 def text(response):
     return response.content.decode()
 
 
-def test_the_home_page_is_the_referee(client):
-    response = client.get("/")
+def test_the_referee_page_offers_every_preset(client):
+    response = client.get("/referee/")
     assert response.status_code == 200
     page = text(response)
     assert "<h1>Referee</h1>" in page
@@ -52,7 +52,9 @@ def test_without_javascript_a_post_settles_the_round_on_the_whole_page(client):
 
 
 def test_htmx_gets_only_the_verdict_and_each_hand(client):
-    response = client.post("/", {**BEN_KNOCKS, "settle": "1"}, headers={"HX-Request": "true"})
+    response = client.post(
+        "/referee/", {**BEN_KNOCKS, "settle": "1"}, headers={"HX-Request": "true"}
+    )
     page = text(response)
     assert "<h1>" not in page
     assert page.lstrip().startswith('<section id="verdict"')
@@ -63,7 +65,7 @@ def test_htmx_gets_only_the_verdict_and_each_hand(client):
 
 def test_while_cards_are_typed_it_says_what_is_missing_instead_of_refusing(client):
     data = {**BEN_KNOCKS, "p3-cards": ""}
-    page = text(client.post("/", data, headers={"HX-Request": "true"}))
+    page = text(client.post("/referee/", data, headers={"HX-Request": "true"}))
     assert "Enter Ana&#x27;s three cards." in page
     assert "K♠ 9♠ count 19" in page  # the hands already entered are counted
 
@@ -116,15 +118,15 @@ def test_the_table_decides_with_buttons_then_by_its_choice(client):
         "p0-name": "Ann", "p0-cards": "AS KS QS", "p1-name": "Ben", "p1-cards": "AH KH QH",
         "p2-name": "Cat", "p2-cards": "2C 3C 4C",
     }  # fmt: skip
-    page = text(client.post("/", {**data, "settle": "1"}))
+    page = text(client.post("/referee/", {**data, "settle": "1"}))
     assert "the table decides" in page
     assert 'name="choice" value="replay"' in page
-    page = text(client.post("/", {**data, "choice": "without_31_lose_1"}))
+    page = text(client.post("/referee/", {**data, "choice": "without_31_lose_1"}))
     assert "Cat loses 1 life" in page
 
 
 def test_add_a_player_adds_a_row_and_keeps_what_was_typed(client):
-    page = text(client.post("/", {**BEN_KNOCKS, "add": "1"}))
+    page = text(client.post("/referee/", {**BEN_KNOCKS, "add": "1"}))
     assert page.count('class="player"') == 5
     assert 'value="KS 9S 2H"' in page
     assert "loses 1 life" not in page
@@ -137,22 +139,22 @@ def test_names_are_escaped(client):
 
 
 def test_the_rules_card_shows_our_readings(client):
-    page = text(client.post("/", {**BEN_KNOCKS, "preset": "friendly"}))
+    page = text(client.post("/referee/", {**BEN_KNOCKS, "preset": "friendly"}))
     assert page.count("(our reading)") == 3
 
 
 def test_the_form_needs_its_csrf_token():
     client = Client(enforce_csrf_checks=True)
-    assert client.post("/", BEN_KNOCKS).status_code == 403
-    page = text(client.get("/"))
+    assert client.post("/referee/", BEN_KNOCKS).status_code == 403
+    page = text(client.get("/referee/"))
     token = client.cookies["csrftoken"].value
-    response = client.post("/", BEN_KNOCKS, headers={"X-CSRFToken": token})
+    response = client.post("/referee/", BEN_KNOCKS, headers={"X-CSRFToken": token})
     assert response.status_code == 200
     assert 'hx-headers=\'{"x-csrftoken": "' in page
 
 
 def test_the_page_has_no_inline_script_and_a_strict_policy(client):
-    response = client.get("/")
+    response = client.get("/referee/")
     policy = response["Content-Security-Policy"]
     assert "script-src 'self' 'nonce-" in policy and "unsafe-inline" not in policy
     assert response["X-Frame-Options"] == "DENY"

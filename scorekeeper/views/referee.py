@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from .forms import blank_referee, referee_from_post
+from ..forms import blank_referee, referee_from_post
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,0 +1,207 @@
+"""Forms for clubs, players, new games and recording rounds at the table."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+
+from .forms import form_key, house_rule_field
+from .models import Club, Game, Player, RoundInputs
+from .rules import ENDINGS, PRESETS, SWITCHES, RuleSet, build_rules
+from .rules.cards import CardError, parse_cards
+from .rules.errors import InputError
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label="Club name", max_length=100, strip=True)
+
+
+class PlayerNameForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=60, strip=True)
+
+
+class NewGameForm(forms.Form):
+    """Who plays, in which seats, who deals first, and under which rules."""
+
+    preset = forms.ChoiceField(
+        label="Rules", choices=[(p.id, p.name) for p in PRESETS.values()], initial="scat"
+    )
+    lives = forms.IntegerField(
+        label="Lives at the start", min_value=1, max_value=10, required=False,
+        help_text="Leave empty for what the rules say (3).",
+    )  # fmt: skip
+    new_players = forms.CharField(
+        label="New players", required=False, max_length=600,
+        help_text="Names separated by commas, added to the club and seated after the others.",
+    )  # fmt: skip
+    first_dealer = forms.CharField(required=False, max_length=80)
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.members = list(club.players.filter(retired=False))
+        for player in self.members:
+            self.fields[f"plays_{player.pk}"] = forms.BooleanField(required=False)
+            self.fields[f"seat_{player.pk}"] = forms.IntegerField(
+                required=False, min_value=1, max_value=99
+            )
+        for f in SWITCHES:
+            if f.name != "lives":
+                self.fields[f"rule_{f.name}"] = house_rule_field(f)
+
+    def member_rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "player": player,
+                "plays": self[f"plays_{player.pk}"],
+                "seat": self[f"seat_{player.pk}"],
+                "deals": self["first_dealer"].value() == f"p{player.pk}",
+            }
+            for player in self.members
+        ]
+
+    def house_rule_fields(self) -> list[forms.BoundField]:
+        return [self[f"rule_{f.name}"] for f in SWITCHES if f.name != "lives"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        overrides = {
+            f.name: data[f"rule_{f.name}"]
+            for f in SWITCHES
+            if f.name != "lives" and data.get(f"rule_{f.name}") not in (None, "")
+        }
+        if data.get("lives"):
+            overrides["lives"] = data["lives"]
+        try:
+            data["rules"], _ = build_rules({"preset": data["preset"], "overrides": overrides})
+        except InputError as refusal:
+            name = refusal.field.removeprefix("rules.overrides.")
+            self.add_error(
+                "lives"
+                if name == "lives"
+                else f"rule_{name}"
+                if f"rule_{name}" in self.fields
+                else None,
+                refusal.message,
+            )
+            return data
+        chosen = [
+            (data.get(f"seat_{p.pk}") or 100, i, p)
+            for i, p in enumerate(self.members)
+            if data.get(f"plays_{p.pk}")
+        ]
+        data["seated"] = [p for _seat, _i, p in sorted(chosen, key=lambda c: (c[0], c[1]))]
+        names = [" ".join(n.split()) for n in (data.get("new_players") or "").split(",")]
+        data["new_names"] = [n for n in names if n]
+        if len(data["seated"]) + len(data["new_names"]) < 2:
+            self.add_error(None, "Pick at least two players.")
+        return data
+
+    def start(self) -> Game:
+        """Add the new players, then start the game (all or nothing)."""
+        data = self.cleaned_data
+        rules: RuleSet = data["rules"]
+        players: list[Player] = list(data["seated"])
+        for name in data["new_names"]:
+            existing = self.club.player_named(name)
+            players.append(existing or self.club.add_player(name))
+        choice = data.get("first_dealer") or ""
+        dealer = 0
+        for i, player in enumerate(players):
+            if choice in (f"p{player.pk}", f"n{player.name}"):
+                dealer = i
+        return Game.start(self.club, players, dealer, rules, data["preset"])
+
+
+class RecordForm(forms.Form):
+    """How a round ended and who was involved, by seat position."""
+
+    ending = forms.ChoiceField(choices=list(ENDINGS.items()), widget=forms.RadioSelect)
+    knocker = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
+    shown = forms.TypedMultipleChoiceField(required=False, coerce=int)
+    lowest = forms.TypedMultipleChoiceField(required=False, coerce=int)
+    choice = forms.CharField(required=False, max_length=40)
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    client_id = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("version", game.version)
+        kwargs["initial"].setdefault("client_id", uuid.uuid4().hex)
+        super().__init__(*args, **kwargs)
+        self.game = game
+        seats = [(seat.position, seat.name) for seat in game.seat_list()]
+        endings = game.rules.endings
+        self.fields["ending"].choices = [(e, ENDINGS[e]) for e in endings]
+        self.fields["knocker"].choices = [("", "Nobody"), *seats]
+        self.fields["shown"].choices = seats
+        self.fields["lowest"].choices = seats
+        for position, name in seats:
+            self.fields[f"cards_{position}"] = forms.CharField(
+                label=f"{name}'s cards", required=False, max_length=60
+            )
+
+    def card_fields(self) -> list[forms.BoundField]:
+        return [self[f"cards_{seat.position}"] for seat in self.game.seat_list()]
+
+    def inputs(self) -> RoundInputs:
+        """The round as the models store it; refuses malformed cards naming the field."""
+        data = self.cleaned_data
+        hands: dict[int, list[str]] = {}
+        for seat in self.game.seat_list():
+            typed = data.get(f"cards_{seat.position}") or ""
+            if typed.strip():
+                try:
+                    hands[seat.position] = [card.code for card in parse_cards(typed)]
+                except CardError as refusal:
+                    raise InputError(str(refusal), f"players[{seat.position}].cards") from None
+        ending = data["ending"]
+        rules = self.game.rules
+        # The page hides what an ending does not ask for; what stayed ticked there is dropped.
+        knocker = data.get("knocker") if ending in ("knock", "thirty_one") else None
+        shown = tuple(data.get("shown") or ()) if ending not in ("knock", "stock_out") else ()
+        lowest = tuple(data.get("lowest") or ()) if ending in rules.lowest_endings else ()
+        return RoundInputs(
+            ending=ending,
+            knocker=knocker,
+            shown_by=shown,
+            lowest=lowest or None,
+            hands=hands or None,
+            choice=data.get("choice") or "",
+            client_id=data.get("client_id") or "",
+        )
+
+    def place_error(self, refusal: InputError) -> None:
+        """Put a refusal from the rules next to the field it is about."""
+        where = refusal.field
+        message = refusal.message
+        if where.startswith("players[") and "]" in where:
+            position = int(where[len("players[") : where.index("]")])
+            name = f"cards_{position}"
+            if name in self.fields:
+                self.add_error(name, message)
+                return
+        target = {"knocker": "knocker", "shown_by": "shown", "lowest": "lowest",
+                  "choice": "choice", "ending": "ending"}.get(where)  # fmt: skip
+        self.add_error(target, message)
+
+    @classmethod
+    def for_round(cls, game: Game, inputs: RoundInputs) -> RecordForm:
+        """A form filled in with a stored round, to edit it."""
+        initial: dict[str, Any] = {
+            "ending": inputs.ending,
+            "knocker": inputs.knocker,
+            "shown": list(inputs.shown_by),
+            "lowest": list(inputs.lowest or ()),
+            "choice": inputs.choice,
+        }
+        for position, codes in (inputs.hands or {}).items():
+            initial[f"cards_{position}"] = " ".join(codes)
+        return cls(game=game, initial=initial)
+
+
+__all__ = ["ClubForm", "NewGameForm", "PlayerNameForm", "RecordForm", "form_key"]

@@ -1,0 +1,515 @@
+"""What happened at the table: clubs, players, games and the rounds they played.
+
+Rounds store only their inputs (how the round ended, who knocked, who showed, who was lowest, the
+cards if entered). Lives, statuses, the dealer, the pot and the winner are derived from the rounds
+by the rules engine (``Game.replay``), so no undo or edit can leave stale state. Nothing a tap
+records is deleted: an undone or edited round stays, marked as such.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import models, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from .rules import PRESETS, RoundResult, RuleSet, build_rules
+from .rules.cards import parse_cards
+from .rules.errors import InputError
+from .rules.resolve import ENDINGS, Outcome, RoundError, Seat, Table, resolve_round
+
+KEY_BYTES = 24  # 192 bits of randomness in every secret link
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+def name_key(name: str) -> str:
+    """Names are unique within a club ignoring case and surrounding spaces."""
+    return " ".join(name.split()).casefold()
+
+
+class Club(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=100)
+    key = models.CharField(max_length=64, unique=True, default=new_key)
+    view_key = models.CharField(max_length=64, unique=True, default=new_key)
+    created = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club", args=[self.key])
+
+    def add_player(self, name: str) -> Player:
+        """Add a player, refusing a name already in the club (ignoring case and spaces)."""
+        name = " ".join(name.split())
+        if not name:
+            raise InputError("a player needs a name", "name")
+        if len(name) > 60:
+            raise InputError("a name is at most 60 characters", "name")
+        if self.players.filter(name_key=name_key(name)).exists():
+            raise InputError(f"{name} is already in this club", "name")
+        return self.players.create(name=name, name_key=name_key(name))
+
+    def player_named(self, name: str) -> Player | None:
+        return self.players.filter(name_key=name_key(name)).first()
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=60)
+    name_key = models.CharField(max_length=60)
+    retired = models.BooleanField(default=False)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name_key"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rename(self, name: str) -> None:
+        name = " ".join(name.split())
+        if not name:
+            raise InputError("a player needs a name", "name")
+        if len(name) > 60:
+            raise InputError("a name is at most 60 characters", "name")
+        taken = self.club.players.filter(name_key=name_key(name)).exclude(pk=self.pk).exists()
+        if taken:
+            raise InputError(f"{name} is already in this club", "name")
+        self.name, self.name_key = name, name_key(name)
+        self.save(update_fields=["name", "name_key"])
+
+
+class GameQuerySet(models.QuerySet):
+    def in_progress(self) -> GameQuerySet:
+        return self.filter(finished=False)
+
+    def for_listing(self) -> GameQuerySet:
+        return self.prefetch_related(
+            models.Prefetch("seats", queryset=GameSeat.objects.select_related("player"))
+        ).order_by("-created")
+
+
+class Game(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
+    preset = models.CharField(max_length=20)
+    # The whole rule set as it was when the game began: later changes to presets never reach it.
+    rules_data = models.JSONField()
+    readings = models.JSONField(default=list)
+    first_dealer = models.PositiveSmallIntegerField()  # a seat position
+    created = models.DateTimeField(default=timezone.now)
+    # Bumped by every change, so a phone can say which state it saw.
+    version = models.PositiveIntegerField(default=0)
+    # Derived from the rounds, kept for lists of games; rewritten with every change.
+    finished = models.BooleanField(default=False)
+    result_text = models.CharField(max_length=300, blank=True)
+    round_count = models.PositiveIntegerField(default=0)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "-created"])]
+
+    def __str__(self) -> str:
+        return f"{self.preset} game of {self.created:%Y-%m-%d}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.club.key, self.id])
+
+    @property
+    def rules(self) -> RuleSet:
+        if not hasattr(self, "_rules"):
+            base = PRESETS[self.preset].rules if self.preset in PRESETS else PRESETS["scat"].rules
+            self._rules = base.replace(self.rules_data)
+        return self._rules
+
+    @property
+    def preset_name(self) -> str:
+        return PRESETS[self.preset].name if self.preset in PRESETS else self.preset
+
+    def rules_card(self) -> list[dict[str, Any]]:
+        return self.rules.describe(frozenset(self.readings))
+
+    def seat_list(self) -> list[GameSeat]:
+        if not hasattr(self, "_seats"):
+            self._seats = list(self.seats.select_related("player").order_by("position"))
+        return self._seats
+
+    def active_rounds(self) -> list[Round]:
+        if not hasattr(self, "_rounds"):
+            self._rounds = list(self.rounds.filter(state=Round.ACTIVE).order_by("number"))
+        return self._rounds
+
+    def forget_cache(self) -> None:
+        """Forget the derived state (the seats stay: they never change)."""
+        for name in ("_rounds", "_story"):
+            self.__dict__.pop(name, None)
+
+    # ---- deriving the state --------------------------------------------------------------
+
+    def replay(self, rounds: list[Round] | None = None) -> Story:
+        """Every round resolved in order by the rules engine, from the start of the game."""
+        if rounds is None and hasattr(self, "_story"):
+            return self._story
+        story = replay(self.rules, self.seat_list(), self.first_dealer,
+                       self.active_rounds() if rounds is None else rounds)  # fmt: skip
+        if rounds is None:
+            self._story = story
+        return story
+
+    # ---- verbs ---------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, club: Club, players: list[Player], first_dealer: int, rules: RuleSet,
+              preset: str) -> Game:  # fmt: skip
+        if len(players) < 2:
+            raise InputError("pick at least two players", "players")
+        if len(players) > rules.max_players:
+            raise InputError(
+                f"a game with {rules.deck} cards has at most {rules.max_players} players",
+                "players",
+            )
+        if len({p.pk for p in players}) != len(players):
+            raise InputError("a player can sit at the table only once", "players")
+        if not 0 <= first_dealer < len(players):
+            raise InputError("the first dealer must be one of the players", "first_dealer")
+        readings = sorted(PRESETS[preset].readings) if preset in PRESETS else []
+        with transaction.atomic():
+            game = cls.objects.create(
+                club=club, preset=preset, rules_data=rules.as_dict(), readings=readings,
+                first_dealer=first_dealer,
+            )  # fmt: skip
+            GameSeat.objects.bulk_create(
+                GameSeat(game=game, player=player, position=i) for i, player in enumerate(players)
+            )
+        return game
+
+    def play_again(self) -> Game:
+        """The same players, seats and rules; the first deal moves one seat to the left."""
+        seats = self.seat_list()
+        game = Game.start(self.club, [seat.player for seat in seats],
+                          (self.first_dealer + 1) % len(seats), self.rules, self.preset)  # fmt: skip
+        return game
+
+    def check_round(self, inputs: RoundInputs) -> tuple[Story, Round]:
+        """What recording this round would do, without saving it; refuses an impossible round."""
+        story = self.replay()
+        if story.game_over:
+            raise InputError("the game is over: undo the last round to go on", "ending")
+        new = inputs.as_round(self, number=len(self.active_rounds()) + 1)
+        after = self.replay([*self.active_rounds(), new])
+        return after, new
+
+    def record_round(self, inputs: RoundInputs, seen_version: int | None = None) -> Round:
+        """Save a round after checking it against the rules; the game row is locked meanwhile."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            game.club = self.club
+            game.check_version(seen_version)
+            story, new = game.check_round(inputs)
+            game_rounds = game.active_rounds()
+            if story.last.result.result == "table_decides":
+                raise InputError("the rules leave this open: the table must choose", "choice")
+            new.save()
+            game.forget_cache()
+            game._rounds = [*game_rounds, new]
+            game.after_change()
+        return new
+
+    def undo(self, seen_version: int | None = None) -> Round | None:
+        """Take back the last round. It stays in the database, marked undone."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            game.club = self.club
+            game.check_version(seen_version)
+            rounds = game.active_rounds()
+            if not rounds:
+                raise InputError("there is no round to undo", "undo")
+            last = rounds[-1]
+            last.state, last.changed = Round.UNDONE, timezone.now()
+            last.save(update_fields=["state", "changed"])
+            game.forget_cache()
+            game._rounds = rounds[:-1]
+            game.after_change()
+        return last
+
+    def edit_round(self, number: int, inputs: RoundInputs, seen_version: int | None = None
+                   ) -> list[str]:  # fmt: skip
+        """Replace a past round and re-resolve every later one; says what changed in words."""
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            game.club = self.club
+            game.check_version(seen_version)
+            rounds = game.active_rounds()
+            if not 1 <= number <= len(rounds):
+                raise InputError(f"there is no round {number}", "number")
+            before = game.replay()
+            old = rounds[number - 1]
+            new = inputs.as_round(game, number=number)
+            changed = [*rounds[: number - 1], new, *rounds[number:]]
+            after = game.replay(changed)
+            for i, step in enumerate(after.steps):
+                if step.result.result == "table_decides":
+                    raise InputError(
+                        f"after this edit the rules leave round {i + 1} open: edit that round "
+                        "and choose",
+                        "choice",
+                    )
+            old.state, old.changed = Round.EDITED, timezone.now()
+            old.save(update_fields=["state", "changed"])
+            new.save()
+            game.forget_cache()
+            game._rounds = changed
+            game.after_change()
+        return describe_changes(before, after)
+
+    def check_version(self, seen_version: int | None) -> None:
+        if seen_version is not None and seen_version != self.version:
+            raise StaleGame(self)
+
+    def after_change(self) -> None:
+        """Bump the version and rewrite the summary kept for lists of games."""
+        story = self.replay()
+        self.version += 1
+        self.round_count = len(story.steps)
+        self.finished = story.game_over
+        self.result_text = story.result_words
+        self.save(update_fields=["version", "round_count", "finished", "result_text"])
+
+
+class StaleGame(Exception):
+    """A phone acted on a game that has changed since it looked."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("the game changed since this phone looked")
+        self.game = game
+
+
+class GameSeat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["game", "player"], name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position + 1}: {self.player.name}"
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+
+class Round(models.Model):
+    ACTIVE, UNDONE, EDITED = "active", "undone", "edited"
+    STATES = [(ACTIVE, "Active"), (UNDONE, "Undone"), (EDITED, "Replaced by an edit")]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    state = models.CharField(max_length=10, choices=STATES, default=ACTIVE)
+    ending = models.CharField(max_length=20, choices=list(ENDINGS.items()))
+    knocker = models.PositiveSmallIntegerField(null=True, blank=True)  # seat positions, so that
+    shown_by = models.JSONField(default=list)  # a renamed player stays the same player
+    lowest = models.JSONField(null=True, blank=True)
+    hands = models.JSONField(null=True, blank=True)  # {position: ["AS", "KS", "9D"]}
+    choice = models.CharField(max_length=40, blank=True)
+    client_id = models.CharField(max_length=64, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    changed = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number", "created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "number"], condition=Q(state="active"), name="one_active_round"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "client_id"], condition=~Q(client_id=""), name="one_round_per_tap"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number} ({self.state})"
+
+
+# ---- the rounds as the rules engine sees them -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundInputs:
+    """What a table says about a round, by seat position."""
+
+    ending: str
+    knocker: int | None = None
+    shown_by: tuple[int, ...] = ()
+    lowest: tuple[int, ...] | None = None
+    hands: dict[int, list[str]] | None = None
+    choice: str = ""
+    client_id: str = ""
+
+    def as_round(self, game: Game, number: int) -> Round:
+        return Round(
+            game=game, number=number, ending=self.ending, knocker=self.knocker,
+            shown_by=list(self.shown_by),
+            lowest=None if self.lowest is None else list(self.lowest),
+            hands=None if self.hands is None else {str(k): v for k, v in self.hands.items()},
+            choice=self.choice, client_id=self.client_id,
+        )  # fmt: skip
+
+    @classmethod
+    def of(cls, round: Round) -> RoundInputs:
+        return cls(
+            ending=round.ending, knocker=round.knocker, shown_by=tuple(round.shown_by),
+            lowest=None if round.lowest is None else tuple(round.lowest),
+            hands=None if round.hands is None else {int(k): v for k, v in round.hands.items()},
+            choice=round.choice,
+        )  # fmt: skip
+
+
+@dataclass
+class Step:
+    """One round as resolved: who dealt it, its inputs and what the rules made of it."""
+
+    number: int
+    dealer: int
+    round: Round
+    result: RoundResult
+
+
+@dataclass
+class Story:
+    """A game derived from its rounds: every step, and the table as it stands now."""
+
+    names: list[str]
+    start_lives: int
+    steps: list[Step] = field(default_factory=list)
+    lives: list[int] = field(default_factory=list)
+    statuses: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    dealer: int = 0
+    pot: int = 0
+    game_over: bool = False
+    winner: str | None = None
+    tie: tuple[str, ...] = ()
+
+    @property
+    def last(self) -> Step:
+        return self.steps[-1]
+
+    @property
+    def result_words(self) -> str:
+        if self.winner:
+            return f"{self.winner} won"
+        if self.tie:
+            return "A tie between " + ", ".join(self.tie)
+        return ""
+
+    def history(self) -> list[list[int]]:
+        """Each player's lives at the start and after every round resolved."""
+        rows = [[self.start_lives] * len(self.names)]
+        rows += [
+            [player.lives for player in step.result.players]
+            for step in self.steps
+            if step.result.result != "table_decides"
+        ]
+        return rows
+
+
+def replay(rules: RuleSet, seats: list[GameSeat], first_dealer: int,
+           rounds: list[Round]) -> Story:  # fmt: skip
+    """Resolve the rounds in order. A round the rules refuse raises ``RoundError`` naming it."""
+    names = [seat.player.name for seat in seats]
+    story = Story(
+        names=names, start_lives=rules.lives, lives=[rules.lives] * len(seats), statuses=["in"] * len(seats),
+        labels=[rules.status_label("in")] * len(seats), dealer=first_dealer,
+    )  # fmt: skip
+    for i, round in enumerate(rounds):
+        table = Table(
+            tuple(
+                Seat(names[p], story.lives[p], story.statuses[p], _cards(round, p))
+                for p in range(len(names))
+            ),
+            dealer=names[story.dealer],
+            pot=story.pot,
+            rounds_played=i,
+        )
+        outcome = Outcome(
+            round.ending,
+            knocker=_name(names, round.knocker),
+            shown_by=tuple(names[p] for p in round.shown_by if 0 <= p < len(names)),
+            lowest=None
+            if round.lowest is None
+            else tuple(names[p] for p in round.lowest if 0 <= p < len(names)),
+            choice=round.choice or None,
+        )
+        try:
+            result = resolve_round(rules, table, outcome)
+        except RoundError as refusal:
+            raise RoundError(f"round {i + 1}: {refusal.message}", refusal.field) from None
+        story.steps.append(Step(i + 1, story.dealer, round, result))
+        if result.result == "table_decides":
+            break
+        story.lives = [p.lives for p in result.players]
+        story.statuses = [p.status for p in result.players]
+        story.labels = [p.status_label for p in result.players]
+        story.pot = result.pot
+        if result.next_dealer is not None:
+            story.dealer = names.index(result.next_dealer)
+        story.game_over = result.game_over
+        story.winner, story.tie = result.winner, result.tie
+    return story
+
+
+def _name(names: list[str], position: int | None) -> str | None:
+    return None if position is None or not 0 <= position < len(names) else names[position]
+
+
+def _cards(round: Round, position: int):
+    if not round.hands:
+        return None
+    codes = round.hands.get(str(position))
+    return tuple(parse_cards(codes)) if codes else None
+
+
+def describe_changes(before: Story, after: Story) -> list[str]:
+    """What an edit changed for the table now, in words: "Cat is no longer out"."""
+    lines = []
+    for i, name in enumerate(after.names):
+        was, now = before.statuses[i], after.statuses[i]
+        if was != now:
+            if was == "out":
+                lines.append(f"{name} is no longer out.")
+            else:
+                lines.append(f"{name} is now {after.labels[i]} (was {before.labels[i]}).")
+        if before.lives[i] != after.lives[i]:
+            lines.append(f"{name} has {after.lives[i]} lives now (was {before.lives[i]}).")
+    if before.result_words != after.result_words:
+        if after.result_words:
+            lines.append(f"{after.result_words}.")
+        else:
+            lines.append("The game is no longer over.")
+    if before.dealer != after.dealer and not after.game_over:
+        lines.append(f"{after.names[after.dealer]} deals next.")
+    return lines or ["Nothing changes for the table now."]
+
+
+__all__ = ["Club", "Game", "GameSeat", "Player", "Round", "RoundInputs", "StaleGame", "Story",
+           "build_rules", "replay"]  # fmt: skip

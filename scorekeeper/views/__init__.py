@@ -1,0 +1,1 @@
+"""The pages: one small view per thing a player does."""

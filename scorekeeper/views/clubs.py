@@ -1,0 +1,100 @@
+"""Clubs and their players: created in one step, reached by a secret link."""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from ..access import club_view, remember_club
+from ..club_forms import ClubForm, PlayerNameForm
+from ..models import Club
+from ..rules.errors import InputError
+
+GAMES_PER_PAGE = 10
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "scorekeeper/home.html", {
+        "form": ClubForm(),
+        "clubs": request.session.get("clubs", []),
+    })  # fmt: skip
+
+
+@require_POST
+def create_club(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST)
+    if not form.is_valid():
+        context = {"form": form, "clubs": request.session.get("clubs", [])}
+        return render(request, "scorekeeper/home.html", context, status=400)
+    club = Club.objects.create(name=form.cleaned_data["name"])
+    remember_club(request, club)
+    messages.success(request, "Your club is ready. Bookmark this page: its link is the key.")
+    return redirect(club)
+
+
+def qr_svg(url: str) -> str:
+    """The link as a QR code, drawn on the server as inline SVG."""
+    return segno.make(url, error="m").svg_inline(scale=5, dark="#1b1f23", border=2)
+
+
+@require_GET
+@club_view
+def club(request: HttpRequest, club: Club) -> HttpResponse:
+    games = Paginator(club.games.for_listing(), GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    link = request.build_absolute_uri(club.get_absolute_url())
+    return render(request, "scorekeeper/club.html", {
+        "club": club,
+        "players": club.players.all(),
+        "games": games,
+        "link": link,
+        "qr": qr_svg(link),
+        "player_form": PlayerNameForm(),
+    })  # fmt: skip
+
+
+@require_POST
+@club_view
+def add_player(request: HttpRequest, club: Club) -> HttpResponse:
+    form = PlayerNameForm(request.POST)
+    if form.is_valid():
+        try:
+            player = club.add_player(form.cleaned_data["name"])
+            messages.success(request, f"{player.name} joined the club.")
+        except InputError as refusal:
+            messages.error(request, refusal.message.capitalize() + ".")
+    else:
+        messages.error(request, "A player needs a name of at most 60 characters.")
+    return redirect(club)
+
+
+@require_POST
+@club_view
+def rename_player(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
+    player = get_object_or_404(club.players, pk=player_id)
+    form = PlayerNameForm(request.POST)
+    if form.is_valid():
+        old = player.name
+        try:
+            player.rename(form.cleaned_data["name"])
+            messages.success(request, f"{old} is now called {player.name}.")
+        except InputError as refusal:
+            messages.error(request, refusal.message.capitalize() + ".")
+    else:
+        messages.error(request, "A player needs a name of at most 60 characters.")
+    return redirect(club)
+
+
+@require_POST
+@club_view
+def retire_player(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
+    player = get_object_or_404(club.players, pk=player_id)
+    player.retired = request.POST.get("retired", "1") == "1"
+    player.save(update_fields=["retired"])
+    verb = "retired: their games stay in the history" if player.retired else "is back"
+    messages.success(request, f"{player.name} {verb}.")
+    return redirect(club)

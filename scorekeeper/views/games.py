@@ -1,0 +1,224 @@
+"""A game at the table: start it, record rounds, undo, edit, and look back."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from ..access import club_view, game_of
+from ..chart import lives_chart
+from ..club_forms import NewGameForm, RecordForm
+from ..models import Club, Game, Round, RoundInputs, StaleGame, Step, Story
+from ..rules import ENDINGS
+from ..rules.errors import InputError
+
+
+@require_http_methods(["GET", "POST"])
+@club_view
+def new_game(request: HttpRequest, club: Club) -> HttpResponse:
+    form = NewGameForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = form.start()
+        except InputError as refusal:
+            form.add_error(None, refusal.message.capitalize() + ".")
+        else:
+            return redirect(game)
+    return render(request, "scorekeeper/new_game.html", {"club": club, "form": form})
+
+
+def table_context(game: Game, form: RecordForm | None = None, preview=None) -> dict:
+    story = game.replay()
+    seats = game.seat_list()
+    rows = [
+        {
+            "seat": seat,
+            "lives": story.lives[i],
+            "status": story.statuses[i],
+            "label": story.labels[i],
+            "deals": i == story.dealer and not story.game_over,
+            "tokens": [True] * story.lives[i]
+            + [False] * max(0, story.start_lives - story.lives[i]),
+        }
+        for i, seat in enumerate(seats)
+    ]
+    return {
+        "club": game.club,
+        "game": game,
+        "story": story,
+        "rows": rows,
+        "form": form or RecordForm(game=game),
+        "preview": preview,
+        "last": story.steps[-1] if story.steps else None,
+        "next_round": len(story.steps) + 1,
+        "dealer_name": story.names[story.dealer],
+    }
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@club_view
+def game(request: HttpRequest, club: Club, game_id) -> HttpResponse:
+    game = game_of(club, game_id)
+    return render(request, "scorekeeper/game.html", table_context(game))
+
+
+def _render_table(request: HttpRequest, game: Game, **context) -> HttpResponse:
+    template = "scorekeeper/game.html"
+    if request.htmx:
+        template += "#table"
+    return render(request, template, table_context(game, **context))
+
+
+@require_POST
+@club_view
+def record(request: HttpRequest, club: Club, game_id) -> HttpResponse:
+    """Preview a round (what will happen), or confirm it (save it)."""
+    game = game_of(club, game_id)
+    form = RecordForm(request.POST, game=game)
+    confirm = "confirm" in request.POST
+    if not form.is_valid():
+        return _render_table(request, game, form=form)
+    try:
+        inputs = form.inputs()
+        if not confirm:
+            story, _round = game.check_round(inputs)
+            return _render_table(request, game, form=form, preview=story.last)
+        game.record_round(inputs, seen_version=form.cleaned_data.get("version"))
+    except StaleGame as stale:
+        return _stale(request, stale.game, inputs)
+    except InputError as refusal:
+        form.place_error(refusal)
+        return _render_table(request, game, form=form)
+    except IntegrityError:
+        # The same tap arrived twice (a double tap, or a retry after a lost answer).
+        messages.info(request, "That round was already recorded.")
+    game.forget_cache()
+    game.refresh_from_db()
+    if request.htmx:
+        return _render_table(request, game)
+    return redirect(game)
+
+
+def _stale(request: HttpRequest, game: Game, inputs: RoundInputs | None) -> HttpResponse:
+    """Someone else changed the game first: show the table as it is now, saying so."""
+    game.refresh_from_db()
+    game.forget_cache()
+    if (
+        inputs is not None
+        and inputs.client_id
+        and game.rounds.filter(client_id=inputs.client_id).exists()
+    ):
+        messages.info(request, "That round was already recorded.")
+    else:
+        rounds = game.round_count
+        messages.warning(
+            request,
+            f"Another phone changed this game a moment ago (it now has {rounds} round"
+            f"{'' if rounds == 1 else 's'}): here is the table now. Nothing was saved.",
+        )
+    if request.htmx:
+        return _render_table(request, game)
+    return redirect(game)
+
+
+@require_POST
+@club_view
+def undo(request: HttpRequest, club: Club, game_id) -> HttpResponse:
+    game = game_of(club, game_id)
+    version = request.POST.get("version")
+    try:
+        undone = game.undo(seen_version=int(version) if version and version.isdigit() else None)
+        messages.success(request, f"Round {undone.number} taken back.")
+    except StaleGame as stale:
+        return _stale(request, stale.game, None)
+    except InputError as refusal:
+        messages.error(request, refusal.message.capitalize() + ".")
+    game.forget_cache()
+    game.refresh_from_db()
+    if request.htmx:
+        return _render_table(request, game)
+    return redirect(game)
+
+
+@require_http_methods(["GET", "POST"])
+@club_view
+def edit_round(request: HttpRequest, club: Club, game_id, number: int) -> HttpResponse:
+    game = game_of(club, game_id)
+    rounds = game.active_rounds()
+    if not 1 <= number <= len(rounds):
+        messages.error(request, f"There is no round {number}.")
+        return redirect(game)
+    if request.method == "GET":
+        form = RecordForm.for_round(game, RoundInputs.of(rounds[number - 1]))
+    else:
+        form = RecordForm(request.POST, game=game)
+        if form.is_valid():
+            try:
+                changes = game.edit_round(
+                    number, form.inputs(), seen_version=form.cleaned_data.get("version")
+                )
+            except StaleGame as stale:
+                return _stale(request, stale.game, None)
+            except InputError as refusal:
+                form.place_error(refusal)
+            else:
+                messages.success(request, f"Round {number} edited. " + " ".join(changes))
+                return redirect(game)
+    return render(request, "scorekeeper/edit_round.html", {
+        "club": club, "game": game, "form": form, "number": number,
+        "dealer": game.replay().steps[number - 1].dealer,
+    })  # fmt: skip
+
+
+@require_GET
+@club_view
+def round_log(request: HttpRequest, club: Club, game_id) -> HttpResponse:
+    game = game_of(club, game_id)
+    story = game.replay()
+    taken_back = list(game.rounds.exclude(state=Round.ACTIVE).order_by("-changed"))
+    return render(request, "scorekeeper/round_log.html", {
+        "club": club, "game": game, "story": story,
+        "entries": [log_entry(story, step) for step in reversed(story.steps)],
+        "chart": lives_chart(story),
+        "taken_back": taken_back,
+    })  # fmt: skip
+
+
+def log_entry(story: Story, step: Step) -> dict:
+    """One round of the log in words: who dealt, how it ended, who lost what and why."""
+    names, result, round = story.names, step.result, step.round
+    chosen = {choice.id: choice.words for choice in result.choices}
+    return {
+        "number": step.number,
+        "dealer": names[step.dealer],
+        "ending": ENDINGS[round.ending],
+        "knocker": names[round.knocker] if round.knocker is not None else "",
+        "shown": [names[p] for p in round.shown_by],
+        "choice": chosen.get(round.choice, round.choice),
+        "losses": [player.reason for player in result.players if player.lost],
+        "hands": [
+            {
+                "name": name,
+                "cards": hand.cards,
+                "value": hand.value,
+                "explanation": hand.explanation,
+            }
+            for name, hand in result.hands.items()
+        ],
+        "explanation": result.explanation,
+    }
+
+
+@require_POST
+@club_view
+def play_again(request: HttpRequest, club: Club, game_id) -> HttpResponse:
+    game = game_of(club, game_id)
+    new = game.play_again()
+    messages.success(request, "A new game with the same players and rules: the deal moved on.")
+    return redirect(reverse("game", args=[club.key, new.id]))

@@ -1,0 +1,138 @@
+"""Games derive everything from their stored rounds: record, undo, edit, play again."""
+
+import pytest
+
+from scorekeeper.models import Game, Round, RoundInputs, StaleGame
+from scorekeeper.rules.errors import InputError
+
+from ..factory import knock, make_club, make_game, record_knocks, seat_of
+
+pytestmark = pytest.mark.django_db
+
+
+def lives(game: Game) -> dict[str, tuple[int, str]]:
+    game.forget_cache()
+    story = game.replay()
+    return {name: (story.lives[i], story.statuses[i]) for i, name in enumerate(story.names)}
+
+
+def test_a_new_game_starts_everyone_on_the_rules_lives():
+    game = make_game(lives=4)
+    assert lives(game) == {"Ann": (4, "in"), "Ben": (4, "in"), "Cat": (4, "in")}
+    assert game.replay().dealer == 0
+
+
+def test_recording_rounds_loses_lives_and_moves_the_deal():
+    game = record_knocks(make_game(), [("Ann", ["Ben"]), ("Ben", ["Ben"])])
+    assert lives(game) == {"Ann": (3, "in"), "Ben": (0, "county"), "Cat": (3, "in")}
+    assert game.replay().dealer == 2  # Ann dealt, then Ben, now Cat
+    assert game.replay().pot == 3
+    assert game.round_count == 2 and game.version == 2 and not game.finished
+
+
+def test_undo_takes_back_the_last_round_and_keeps_it_in_the_database():
+    game = record_knocks(make_game(), [("Ann", ["Ben"]), ("Ann", ["Cat"])])
+    game.undo()
+    assert lives(game)["Cat"] == (3, "in")
+    assert Round.objects.filter(game=game).count() == 2
+    assert Round.objects.get(game=game, number=2).state == Round.UNDONE
+    game.undo()
+    with pytest.raises(InputError, match="no round to undo"):
+        game.undo()
+
+
+def test_undoing_an_elimination_brings_the_player_back():
+    game = record_knocks(make_game(), [("Ann", ["Ben"])] * 4)
+    assert lives(game)["Ben"] == (0, "out")
+    game.undo()
+    assert lives(game)["Ben"] == (0, "county")
+
+
+def test_editing_an_earlier_round_re_resolves_every_later_one():
+    game = make_game(players=("Ann", "Ben", "Cat"))
+    record_knocks(game, [("Ann", ["Cat"]), ("Ann", ["Cat"]), ("Ann", ["Cat"]), ("Ann", ["Cat"])])
+    assert lives(game)["Cat"] == (0, "out")
+    changes = game.edit_round(1, knock(game, "Ann", ["Ben"]))
+    assert lives(game)["Cat"] == (0, "county")
+    assert lives(game)["Ben"] == (2, "in")
+    assert "Cat is no longer out." in changes
+    edited = Round.objects.get(game=game, number=1, state=Round.EDITED)
+    assert edited.lowest == [seat_of(game, "Cat")]
+
+
+def test_an_edit_that_makes_a_later_round_impossible_is_refused_and_changes_nothing():
+    game = make_game(players=("Ann", "Ben", "Cat"))
+    # Cat is on the county after round 3, and knocks in round 5.
+    record_knocks(game, [("Ann", ["Cat"])] * 3 + [("Ben", ["Ann"]), ("Cat", ["Ann"])])
+    version = Game.objects.get(pk=game.pk).version
+    with pytest.raises(InputError, match="round 5: Cat is out, so cannot knock"):
+        game.edit_round(4, knock(game, "Ben", ["Cat"]))
+    assert Game.objects.get(pk=game.pk).version == version
+    assert Round.objects.filter(game=game, state=Round.ACTIVE).count() == 5
+
+
+def test_the_last_player_in_wins_and_recording_stops_but_undo_still_works():
+    game = make_game(players=("Ann", "Ben"))
+    record_knocks(game, [("Ann", ["Ben"])] * 4)
+    assert game.finished and game.result_text == "Ann won"
+    with pytest.raises(InputError, match="the game is over"):
+        game.record_round(knock(game, "Ann", ["Ben"]))
+    game.undo()
+    game.refresh_from_db()
+    assert not game.finished and game.result_text == ""
+
+
+def test_a_round_the_rules_refuse_saves_nothing():
+    game = make_game()
+    with pytest.raises(InputError, match="Ben's hand is worth 19, not 31"):
+        game.record_round(
+            RoundInputs(ending="thirty_one", shown_by=(1,), hands={1: ["KS", "9S", "2H"]})
+        )
+    with pytest.raises(InputError, match="say who knocked"):
+        game.record_round(RoundInputs(ending="knock", lowest=(1,)))
+    assert not Round.objects.exists()
+    assert Game.objects.get(pk=game.pk).version == 0
+
+
+def test_an_open_question_must_be_answered_before_the_round_is_saved():
+    game = make_game(preset="kitchen-table")
+    inputs = RoundInputs(ending="dealt_thirty_one", shown_by=(0, 1))
+    with pytest.raises(InputError, match="the table must choose"):
+        game.record_round(inputs)
+    game.record_round(RoundInputs(ending="dealt_thirty_one", shown_by=(0, 1), choice="replay"))
+    assert lives(game) == {"Ann": (3, "in"), "Ben": (3, "in"), "Cat": (3, "in")}
+
+
+def test_a_stale_phone_is_refused():
+    game = make_game()
+    game.record_round(knock(game, "Ann", ["Ben"]), seen_version=0)
+    with pytest.raises(StaleGame):
+        game.record_round(knock(game, "Ann", ["Ben"]), seen_version=0)
+
+
+def test_rules_are_frozen_into_the_game():
+    game = make_game(preset="scat", knocker_alone=1)
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.rules.knocker_alone == 1
+    assert stored.rules_data["knocker_alone"] == 1
+    assert stored.rules_data["lives"] == 3
+
+
+def test_play_again_keeps_players_seats_and_rules_and_moves_the_deal():
+    game = make_game(players=("Ann", "Ben", "Cat"), first_dealer=2, preset="friendly")
+    again = game.play_again()
+    assert [s.player.name for s in again.seat_list()] == ["Ann", "Ben", "Cat"]
+    assert again.first_dealer == 0 and again.preset == "friendly"
+    assert again.rules == game.rules
+
+
+def test_player_names_are_unique_in_a_club_ignoring_case_and_spaces():
+    club = make_club()
+    club.add_player("Ann")
+    with pytest.raises(InputError, match="already in this club"):
+        club.add_player("  aNN ")
+    ben = club.add_player("Ben")
+    with pytest.raises(InputError, match="already in this club"):
+        ben.rename("ann")
+    ben.rename("Benjamin")
+    assert club.player_named("benjamin") == ben

@@ -1,0 +1,290 @@
+"""Clubs, games and the table page through real HTTP requests to the test client."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scorekeeper.models import Club, Game, Round
+
+from ..factory import make_club, make_game, record_knocks, seat_of
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response):
+    return response.content.decode()
+
+
+def url(name, game, *args):
+    return reverse(name, args=[game.club.key, game.id, *args])
+
+
+def test_anyone_creates_a_club_in_one_step_and_lands_on_its_secret_link(client):
+    response = client.post("/clubs/new", {"name": "Thursday table"})
+    club = Club.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/c/{club.key}/"
+    assert len(club.key) >= 32  # 24 random bytes: 192 bits
+    page = text(client.get(response["Location"]))
+    assert "Thursday table" in page
+    assert f"http://testserver/c/{club.key}/" in page
+    assert "<svg" in page  # the QR code, drawn on the server
+
+
+def test_the_home_page_lists_the_clubs_this_browser_opened(client):
+    club = make_club("Fridays")
+    assert "Fridays" not in text(client.get("/"))
+    client.get(club.get_absolute_url())
+    assert "Fridays" in text(client.get("/"))
+
+
+def test_a_wrong_club_key_is_a_404(client):
+    make_club()
+    assert client.get("/c/not-the-key/").status_code == 404
+
+
+def test_a_club_name_is_required(client):
+    response = client.post("/clubs/new", {"name": " "})
+    assert response.status_code == 400
+    assert not Club.objects.exists()
+
+
+def test_players_are_added_renamed_and_retired(client):
+    club = make_club()
+    client.post(reverse("add-player", args=[club.key]), {"name": "Ann"})
+    page = text(client.post(reverse("add-player", args=[club.key]), {"name": " ann "}, follow=True))
+    assert "Ann is already in this club." in page
+    ann = club.players.get()
+    client.post(reverse("rename-player", args=[club.key, ann.pk]), {"name": "Annie"})
+    client.post(reverse("retire-player", args=[club.key, ann.pk]), {"retired": "1"})
+    ann.refresh_from_db()
+    assert (ann.name, ann.retired) == ("Annie", True)
+
+
+def test_a_new_game_seats_the_picked_players_with_the_chosen_rules(client):
+    club = make_club()
+    ann, ben, cat = (club.add_player(n) for n in ("Ann", "Ben", "Cat"))
+    response = client.post(reverse("new-game", args=[club.key]), {
+        "preset": "schwimmen", "lives": "4",
+        f"plays_{ann.pk}": "on", f"seat_{ann.pk}": "2",
+        f"plays_{cat.pk}": "on", f"seat_{cat.pk}": "1",
+        "new_players": "Dan, Eve", "first_dealer": f"p{ann.pk}",
+        "rule_knocker_alone": "2",
+    })  # fmt: skip
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert [s.player.name for s in game.seat_list()] == ["Cat", "Ann", "Dan", "Eve"]
+    assert game.first_dealer == 1
+    assert (game.rules.deck, game.rules.lives, game.rules.knocker_alone) == (32, 4, 2)
+    assert club.players.count() == 5
+
+
+def test_a_new_game_needs_two_players(client):
+    club = make_club()
+    ann = club.add_player("Ann")
+    page = text(client.post(reverse("new-game", args=[club.key]), {
+        "preset": "scat", f"plays_{ann.pk}": "on",
+    }))  # fmt: skip
+    assert "Pick at least two players." in page
+    assert not Game.objects.exists()
+
+
+def test_the_table_page_shows_lives_statuses_the_dealer_and_the_rules(client):
+    game = record_knocks(make_game(preset="schwimmen"), [("Ann", ["Ben"])] * 3)
+    page = text(client.get(game.get_absolute_url()))
+    assert "Round 4" in page
+    assert "swimming" in page
+    assert "pot 3" in page
+    assert page.count('class="token"') == 6 and page.count('class="token lost"') == 3
+    assert "The rules of this game" in page
+    assert "Knocker alone lowest" in page
+
+
+def test_the_rules_card_of_a_game_shows_our_readings(client):
+    game = make_game(preset="friendly")
+    assert text(client.get(game.get_absolute_url())).count("(our reading)") == 3
+
+
+def test_recording_a_round_previews_then_confirms(client):
+    game = make_game()
+    data = {"ending": "knock", "knocker": "0", "lowest": ["0", "1"], "version": "0",
+            "client_id": "tap-1"}  # fmt: skip
+    page = text(client.post(url("record", game), {**data, "preview": "1"}))
+    assert "What will happen" in page
+    assert "Ben loses 1 life: tied for lowest with Ann, the knocker, who is safe in a tie." in page
+    assert not Round.objects.exists()
+    response = client.post(url("record", game), {**data, "confirm": "1"})
+    assert response.status_code == 302
+    round = Round.objects.get()
+    assert (round.knocker, round.lowest, round.client_id) == (0, [0, 1], "tap-1")
+
+
+def test_only_the_endings_the_rules_have_are_offered(client):
+    page = text(client.get(make_game(preset="friendly").get_absolute_url()))
+    assert 'value="knock"' in page and 'value="stock_out"' not in page
+    assert 'value="three_aces"' in text(
+        client.get(make_game(preset="schwimmen").get_absolute_url())
+    )
+
+
+def test_cards_entered_instead_of_the_lowest_are_stored_with_the_round(client):
+    game = make_game()
+    client.post(url("record", game), {
+        "ending": "knock", "knocker": "0", "version": "0", "confirm": "1",
+        "cards_0": "KS 9S 2H", "cards_1": "AC 9C 7C", "cards_2": "a♦ 8♦ 6♣",
+    })  # fmt: skip
+    round = Round.objects.get()
+    assert round.hands == {
+        "0": ["KS", "9S", "2H"],
+        "1": ["AC", "9C", "7C"],
+        "2": ["AD", "8D", "6C"],
+    }
+    page = text(client.get(url("round-log", game)))
+    assert "Cat loses 1 life: tied for lowest with Ann, the knocker, who is safe in a tie" in page
+    assert "A♦ 8♦ count 19 in diamonds" in page
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"ending": "knock", "lowest": ["1"]}, "say who knocked"),
+        (
+            {"ending": "knock", "knocker": "0"},
+            "enter Ann&#x27;s cards or value, or name the lowest",
+        ),
+        ({"ending": "knock", "knocker": "7", "lowest": ["1"]}, "Select a valid choice"),
+        ({"ending": "knock", "knocker": "0", "lowest": ["9"]}, "Select a valid choice"),
+        (
+            {"ending": "thirty_one", "shown": ["1"], "cards_1": "KS 9S 2H"},
+            "Ben&#x27;s hand is worth 19, not 31",
+        ),
+        ({"ending": "knock", "knocker": "0", "cards_0": "KS 9S ZZ"}, "“ZZ” is not a card"),
+        ({"ending": "three_aces", "shown": ["1"]}, "Select a valid choice"),
+    ],
+)
+def test_a_round_the_rules_do_not_allow_is_refused_with_nothing_saved(client, data, message):
+    game = make_game()
+    page = text(client.post(url("record", game), {**data, "version": "0", "confirm": "1"}))
+    assert message in page
+    assert not Round.objects.exists()
+
+
+def test_a_knock_by_a_player_who_is_out_is_refused(client):
+    game = record_knocks(make_game(), [("Ann", ["Cat"])] * 4)
+    data = {"ending": "knock", "knocker": str(seat_of(game, "Cat")), "lowest": ["0"],
+            "version": str(game.version), "confirm": "1"}  # fmt: skip
+    page = text(client.post(url("record", game), data))
+    assert "Cat is out, so cannot knock" in page
+    assert game.rounds.count() == 4
+
+
+def test_undo_is_one_tap_away(client):
+    game = record_knocks(make_game(), [("Ann", ["Ben"])])
+    assert "Undo round 1" in text(client.get(game.get_absolute_url()))
+    response = client.post(url("undo", game), {"version": str(game.version)}, follow=True)
+    assert "Round 1 taken back." in text(response)
+    assert not game.rounds.filter(state="active").exists()
+
+
+def test_htmx_gets_the_table_region_after_recording(client):
+    game = make_game()
+    response = client.post(url("record", game), {
+        "ending": "knock", "knocker": "0", "lowest": ["1"], "version": "0", "confirm": "1",
+    }, headers={"HX-Request": "true"})  # fmt: skip
+    page = text(response)
+    assert page.lstrip().startswith('<div id="table">')
+    assert "Round 2" in page and "<html" not in page
+
+
+def test_an_edit_brings_an_eliminated_player_back_and_says_so(client):
+    game = record_knocks(make_game(), [("Ann", ["Cat"])] * 4)
+    page = text(client.get(url("edit-round", game, 1)))
+    assert "Edit round 1" in page
+    response = client.post(url("edit-round", game, 1), {
+        "ending": "knock", "knocker": "0", "lowest": ["1"], "version": str(game.version),
+    }, follow=True)  # fmt: skip
+    page = text(response)
+    assert "Round 1 edited." in page and "Cat is no longer out." in page
+
+
+def test_the_end_shows_the_winner_stops_recording_and_offers_play_again(client):
+    game = record_knocks(make_game(players=("Ann", "Ben")), [("Ann", ["Ben"])] * 4)
+    page = text(client.get(game.get_absolute_url()))
+    assert "<strong>Ann</strong> wins!" in page
+    assert "Record round" not in page
+    assert "Undo round 4" in page
+    response = client.post(url("play-again", game))
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == again.get_absolute_url()
+
+
+def test_the_round_log_and_its_chart(client):
+    game = record_knocks(make_game(), [("Ann", ["Ben"]), ("Ben", ["Cat", "Ann"])])
+    game.undo()
+    page = text(client.get(url("round-log", game)))
+    assert page.count('class="panel round-entry"') == 1
+    assert "Ann dealt" in page
+    assert "Ben loses 1 life: the lowest hand" in page
+    assert "<polyline" in page and page.count("<polyline") == 3
+    assert 'role="img"' in page and "Lives over 1 round; now: Ann 3, Ben 2, Cat 3." in page
+    assert "Taken back" in page and "undone" in page
+
+
+def test_the_club_lists_its_games_newest_first_paginated(client):
+    club = make_club()
+    games = [make_game(club=club) for _ in range(12)]
+    page = text(client.get(club.get_absolute_url()))
+    assert page.count('class="badge live"') == 10
+    assert "Page 1 of 2" in page
+    assert games[-1].get_absolute_url() in page and games[0].get_absolute_url() not in page
+    assert games[0].get_absolute_url() in text(client.get(club.get_absolute_url() + "?page=2"))
+
+
+def test_names_are_always_shown_escaped(client):
+    game = make_game(players=("<script>x</script>", "Ben \u202e", "😀" * 20))
+    page = text(client.get(game.get_absolute_url()))
+    assert "<script>x</script>" not in page
+    assert "&lt;script&gt;x&lt;/script&gt;" in page
+
+
+def test_the_game_of_another_club_is_not_found(client):
+    game = make_game()
+    other = make_club("Other")
+    assert client.get(reverse("game", args=[other.key, game.id])).status_code == 404
+
+
+def long_game(rounds: int) -> Game:
+    """A game of ``rounds`` rounds: each a 31 dealt to two players, which the table replays."""
+    game = make_game(players=("Ann", "Ben", "Cat", "Dan"), preset="kitchen-table")
+    Round.objects.bulk_create(
+        Round(game=game, number=n, ending="dealt_thirty_one", shown_by=[0, 1], choice="replay")
+        for n in range(1, rounds + 1)
+    )
+    game.after_change()
+    return game
+
+
+def queries_for(request) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = request()
+    assert response.status_code in (200, 302)
+    return len(captured.captured_queries)
+
+
+@pytest.mark.parametrize("page", ["game", "round-log"])
+def test_pages_run_a_fixed_number_of_queries_at_200_rounds(client, page):
+    short, long = long_game(2), long_game(200)
+    assert long.round_count == 200
+    few = queries_for(lambda: client.get(url(page, short)))
+    many = queries_for(lambda: client.get(url(page, long)))
+    assert many == few <= 6
+
+
+def test_recording_runs_a_fixed_number_of_queries_at_200_rounds(client):
+    def record(game):
+        data = {"ending": "knock", "knocker": "0", "lowest": ["1"], "confirm": "1"}
+        return lambda: client.post(url("record", game), data)
+
+    few = queries_for(record(long_game(1)))
+    many = queries_for(record(long_game(200)))
+    assert many == few
