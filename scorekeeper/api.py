@@ -27,26 +27,28 @@ def error(message: str, field: str, status: int = 400) -> JsonResponse:
 def json_endpoint(view):
     """Parse the JSON body and turn any ``InputError`` into a 400 naming the field.
 
-    The API is for programs, which authenticate by what they send rather than by a cookie,
-    so it is exempt from CSRF.
+    The API is for programs, which authenticate by what they send (a club's key) rather than by
+    a cookie, so it is exempt from CSRF. A view returns a dict (200) or a (status, dict) pair.
     """
 
     @csrf_exempt
     @require_POST
     @wraps(view)
-    def wrapper(request: HttpRequest) -> JsonResponse:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
         if len(request.body) > MAX_BODY:
             return error("the request is larger than 64 KiB", "body", status=413)
         try:
-            data = json.loads(request.body)
+            data = json.loads(request.body or b"{}")
         except (ValueError, UnicodeDecodeError):
             return error("the body is not valid JSON", "body")
         if not isinstance(data, dict):
             return error("send a JSON object", "body")
         try:
-            return JsonResponse(view(request, data))
+            answer = view(request, data, *args, **kwargs)
         except InputError as refusal:
             return error(refusal.message, refusal.field)
+        status, body = answer if isinstance(answer, tuple) else (200, answer)
+        return body if isinstance(body, JsonResponse) else JsonResponse(body, status=status)
 
     return wrapper
 

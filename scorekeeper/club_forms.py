@@ -121,9 +121,15 @@ class RecordForm(forms.Form):
     """How a round ended and who was involved, by seat position."""
 
     ending = forms.ChoiceField(choices=list(ENDINGS.items()), widget=forms.RadioSelect)
-    knocker = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
-    shown = forms.TypedMultipleChoiceField(required=False, coerce=int)
-    lowest = forms.TypedMultipleChoiceField(required=False, coerce=int)
+    knocker = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None, widget=forms.RadioSelect
+    )
+    shown = forms.TypedMultipleChoiceField(
+        required=False, coerce=int, widget=forms.CheckboxSelectMultiple
+    )
+    lowest = forms.TypedMultipleChoiceField(
+        required=False, coerce=int, widget=forms.CheckboxSelectMultiple
+    )
     choice = forms.CharField(required=False, max_length=40)
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
     client_id = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)

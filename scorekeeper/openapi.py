@@ -19,6 +19,18 @@ def _ok(schema: str) -> dict[str, Any]:
     }
 
 
+_NOT_FOUND = {"description": "No such club or game for this key (or no key)"}
+
+
+def _path(name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "format": "uuid"},
+    }
+
+
 def _body(schema: str) -> dict[str, Any]:
     return {
         "required": True,
@@ -66,9 +78,135 @@ def openapi_description() -> dict[str, Any]:
                     "responses": {"200": _ok("ShowdownResult"), "400": _ERROR, "413": _ERROR},
                 }
             },
+            "/api/v1/clubs": {
+                "post": {
+                    "summary": "Start a club; its key opens it from then on",
+                    "requestBody": _body("ClubRequest"),
+                    "responses": {"201": _ok("Club"), "400": _ERROR},
+                }
+            },
+            "/api/v1/clubs/{club}/games": {
+                "post": {
+                    "summary": "Start a game; players unknown to the club are added to it",
+                    "security": [{"clubKey": []}],
+                    "parameters": [_path("club")],
+                    "requestBody": _body("GameRequest"),
+                    "responses": {"201": _ok("Game"), "400": _ERROR, "404": _NOT_FOUND},
+                }
+            },
+            "/api/v1/games/{game}": {
+                "get": {
+                    "summary": "A game as it stands, every round included",
+                    "security": [{"clubKey": []}],
+                    "parameters": [_path("game")],
+                    "responses": {"200": _ok("Game"), "404": _NOT_FOUND},
+                }
+            },
+            "/api/v1/games/{game}/rounds": {
+                "post": {
+                    "summary": "Record a round",
+                    "security": [{"clubKey": []}],
+                    "parameters": [_path("game")],
+                    "requestBody": _body("RoundRequest"),
+                    "responses": {
+                        "200": _ok("Game"),
+                        "400": _ERROR,
+                        "404": _NOT_FOUND,
+                        "409": {"description": "The game changed since the version sent"},
+                    },
+                }
+            },
+            "/api/v1/games/{game}/undo": {
+                "post": {
+                    "summary": "Take back the last round (it stays in the log)",
+                    "security": [{"clubKey": []}],
+                    "parameters": [_path("game")],
+                    "requestBody": {
+                        "required": False,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {"version": {"type": "integer"}},
+                                }
+                            }
+                        },
+                    },  # fmt: skip
+                    "responses": {"200": _ok("Game"), "404": _NOT_FOUND, "409": _ERROR},
+                }
+            },
         },
         "components": {
+            "securitySchemes": {
+                "clubKey": {"type": "http", "scheme": "bearer", "description": "The club's key"}
+            },
             "schemas": {
+                "ClubRequest": {
+                    "type": "object",
+                    "required": ["name"],
+                    "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 100}},
+                },
+                "Club": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "format": "uuid"},
+                        "key": {"type": "string"},
+                        "url": {"type": "string"},
+                    },
+                },
+                "GameRequest": {
+                    "type": "object",
+                    "required": ["rules", "players"],
+                    "properties": {
+                        "rules": {"$ref": "#/components/schemas/Rules"},
+                        "players": {
+                            "type": "array",
+                            "items": {"type": "string", "minLength": 1, "maxLength": 60},
+                            "minItems": 2,
+                            "description": "Names in seat order, clockwise",
+                        },
+                        "first_dealer": {"type": "string"},
+                        "lives": {"type": "integer", "minimum": 1, "maximum": 10},
+                    },
+                },
+                "RoundRequest": {
+                    "type": "object",
+                    "required": ["ending"],
+                    "properties": {
+                        "ending": {"type": "string", "enum": list(ENDINGS)},
+                        "knocker": {"type": ["string", "null"]},
+                        "shown_by": {"type": "array", "items": {"type": "string"}},
+                        "lowest": {"type": ["array", "null"], "items": {"type": "string"}},
+                        "hands": {"type": ["object", "null"], "additionalProperties": cards},
+                        "choice": {"type": ["string", "null"]},
+                        "version": {
+                            "type": "integer",
+                            "description": "The version this client saw",
+                        },
+                        "client_id": {
+                            "type": "string",
+                            "maxLength": 64,
+                            "description": "Made once per tap: a repeat is applied once",
+                        },
+                    },
+                },
+                "Game": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "format": "uuid"},
+                        "version": {"type": "integer"},
+                        "rules": {"type": "object"},
+                        "players": {"type": "array", "items": {"type": "object"}},
+                        "dealer": {"type": ["string", "null"]},
+                        "next_dealer": {"type": ["string", "null"]},
+                        "pot": {"type": "integer"},
+                        "round": {"type": "integer"},
+                        "finished": {"type": "boolean"},
+                        "winner": {"type": ["string", "null"]},
+                        "tie": {"type": "array", "items": {"type": "string"}},
+                        "rounds": {"type": "array", "items": {"type": "object"}},
+                    },
+                },
                 "Error": {
                     "type": "object",
                     "required": ["error", "field"],
@@ -207,6 +345,6 @@ def openapi_description() -> dict[str, Any]:
                         "explanation": {"type": "array", "items": {"type": "string"}},
                     },
                 },
-            }
+            },
         },
     }

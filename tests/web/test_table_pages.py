@@ -63,7 +63,7 @@ def test_players_are_added_renamed_and_retired(client):
 
 def test_a_new_game_seats_the_picked_players_with_the_chosen_rules(client):
     club = make_club()
-    ann, ben, cat = (club.add_player(n) for n in ("Ann", "Ben", "Cat"))
+    ann, _ben, cat = (club.add_player(n) for n in ("Ann", "Ben", "Cat"))
     response = client.post(reverse("new-game", args=[club.key]), {
         "preset": "schwimmen", "lives": "4",
         f"plays_{ann.pk}": "on", f"seat_{ann.pk}": "2",

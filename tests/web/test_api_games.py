@@ -1,0 +1,194 @@
+"""The clubs and games API: bearer keys, games, rounds and undo through real HTTP."""
+
+import json
+
+import pytest
+
+from scorekeeper.models import Club, Game, Player, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, url, body, key=None, raw=False):
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    data = body if raw else json.dumps(body)
+    return client.post(url, data=data, content_type="application/json", headers=headers)
+
+
+@pytest.fixture
+def club(client):
+    return post(client, "/api/v1/clubs", {"name": "Thursday table"}).json()
+
+
+@pytest.fixture
+def game(client, club):
+    body = {"rules": "scat", "players": ["Ann", "Ben", "Cat"], "first_dealer": "Cat"}
+    return post(client, f"/api/v1/clubs/{club['id']}/games", body, club["key"]).json()
+
+
+def rounds_url(game):
+    return f"/api/v1/games/{game['id']}/rounds"
+
+
+def test_creating_a_club_returns_its_id_key_and_link(client):
+    response = post(client, "/api/v1/clubs", {"name": "Thursday table"})
+    assert response.status_code == 201
+    data = response.json()
+    club = Club.objects.get()
+    assert data == {"id": str(club.id), "key": club.key, "url": f"http://testserver/c/{club.key}/"}
+
+
+def test_a_club_needs_a_name(client):
+    response = post(client, "/api/v1/clubs", {"name": ""})
+    assert response.status_code == 400 and response.json()["field"] == "name"
+    assert not Club.objects.exists()
+
+
+def test_a_new_game_adds_unknown_players_to_the_club(client, club, game):
+    assert Player.objects.filter(club_id=club["id"]).count() == 3
+    assert [p["name"] for p in game["players"]] == ["Ann", "Ben", "Cat"]
+    assert game["players"][0] == {"name": "Ann", "lives": 3, "status": "in", "status_label": "in"}
+    assert game["next_dealer"] == "Cat" and game["dealer"] is None
+    assert game["round"] == 0 and game["finished"] is False and game["rounds"] == []
+    assert game["rules"]["preset"] == "scat" and game["rules"]["knocker_alone"] == 2
+
+
+def test_the_starting_lives_can_be_set(client, club):
+    body = {"rules": "schwimmen", "players": ["Ann", "Ben"], "lives": 5}
+    data = post(client, f"/api/v1/clubs/{club['id']}/games", body, club["key"]).json()
+    assert [p["lives"] for p in data["players"]] == [5, 5]
+
+
+def test_recording_and_undoing_rounds(client, club, game):
+    body = {"ending": "knock", "knocker": "Ann", "lowest": ["Ann", "Ben"], "version": 0}
+    data = post(client, rounds_url(game), body, club["key"]).json()
+    assert data["round"] == 1 and data["version"] == 1
+    assert data["players"][1]["lives"] == 2
+    assert data["dealer"] == "Cat" and data["next_dealer"] == "Ann"
+    assert data["rounds"][0]["losses"] == {"Ben": 1}
+    assert data["pot"] == 1
+    data = post(client, f"/api/v1/games/{game['id']}/undo", {}, club["key"]).json()
+    assert data["round"] == 0 and data["players"][1]["lives"] == 2 + 1
+
+
+def test_hands_settle_the_round_and_are_stored(client, club, game):
+    body = {
+        "ending": "knock",
+        "knocker": "Ann",
+        "hands": {"Ann": ["KS", "9S", "2H"], "Ben": "AC 9C 7C", "Cat": ["A♦", "8♦", "6♣"]},
+    }
+    data = post(client, rounds_url(game), body, club["key"]).json()
+    assert data["rounds"][0]["losses"] == {"Cat": 1}
+    assert [h["value"] for h in data["rounds"][0]["hands"]] == [19, 27, 19]
+    assert Round.objects.get().hands["2"] == ["AD", "8D", "6C"]
+
+
+def test_the_game_can_be_read(client, club, game):
+    response = client.get(
+        f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {club['key']}"}
+    )
+    assert response.status_code == 200 and response.json()["id"] == game["id"]
+
+
+@pytest.mark.parametrize("key", [None, "wrong", ""])
+def test_a_wrong_or_missing_key_is_a_404_and_changes_nothing(client, club, game, key):
+    headers = {"Authorization": f"Bearer {key}"} if key is not None else {}
+    assert client.get(f"/api/v1/games/{game['id']}", headers=headers).status_code == 404
+    body = {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"]}
+    assert post(client, rounds_url(game), body, key).status_code == 404
+    assert post(client, f"/api/v1/games/{game['id']}/undo", {}, key).status_code == 404
+    new_game = {"rules": "scat", "players": ["Ann", "Ben"]}
+    assert post(client, f"/api/v1/clubs/{club['id']}/games", new_game, key).status_code == 404
+    assert not Round.objects.exists() and Game.objects.count() == 1
+
+
+def test_another_clubs_key_does_not_open_this_game(client, game):
+    other = post(client, "/api/v1/clubs", {"name": "Other"}).json()
+    response = client.get(
+        f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {other['key']}"}
+    )
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize(
+    "body, field, message",
+    [
+        ({"ending": "knock", "knocker": "Zed", "lowest": ["Ben"]}, "knocker", "Zed is not playing"),
+        ({"ending": "knock", "lowest": ["Ben"]}, "knocker", "say who knocked"),
+        ({"ending": "knock", "knocker": "Ann", "lowest": ["Zed"]}, "lowest", "Zed is not playing"),
+        ({"ending": "knock", "knocker": "Ann"}, "hands.Ann", "enter Ann's cards or value"),
+        (
+            {"ending": "thirty_one", "shown_by": ["Ben"], "hands": {"Ben": ["KS", "9S", "2H"]}},
+            "shown_by",
+            "Ben's hand is worth 19, not 31",
+        ),
+        (
+            {"ending": "knock", "knocker": "Ann", "hands": {"Ann": "KS 9S"}},
+            "hands.Ann",
+            "exactly 3 cards",
+        ),
+        (
+            {"ending": "knock", "knocker": "Ann", "hands": {"Ann": "KS 9S QQ"}},
+            "hands.Ann",
+            "“QQ” is not a card",
+        ),
+        ({"ending": "bust"}, "ending", "a round ends with"),
+        ({"ending": "knock", "knocker": "Ann", "lowest": "Ben"}, "lowest", "list of player names"),
+        (
+            {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "version": "0"},
+            "version",
+            "whole number",
+        ),
+        ({"ending": 3}, "ending", "say how the round ended"),
+    ],
+)
+def test_impossible_rounds_get_a_400_and_nothing_is_saved(client, club, game, body, field, message):
+    response = post(client, rounds_url(game), body, club["key"])
+    assert response.status_code == 400
+    assert response.json()["field"] == field
+    assert message in response.json()["error"]
+    assert not Round.objects.exists()
+
+
+def test_a_second_knock_in_a_round_cannot_be_sent(client, club, game):
+    # One round has one knocker: a list of knockers is not a name.
+    body = {"ending": "knock", "knocker": ["Ann", "Ben"], "lowest": ["Cat"]}
+    response = post(client, rounds_url(game), body, club["key"])
+    assert response.status_code == 400 and response.json()["field"] == "knocker"
+
+
+def test_a_stale_version_is_a_409_with_the_game_as_it_is(client, club, game):
+    body = {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "version": 0}
+    assert post(client, rounds_url(game), body, club["key"]).status_code == 200
+    response = post(client, rounds_url(game), {**body, "lowest": ["Cat"]}, club["key"])
+    assert response.status_code == 409
+    assert response.json()["field"] == "version" and response.json()["game"]["round"] == 1
+    assert Round.objects.count() == 1
+
+
+def test_a_repeated_tap_is_applied_once(client, club, game):
+    body = {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "version": 0, "client_id": "t1"}
+    first = post(client, rounds_url(game), body, club["key"])
+    again = post(client, rounds_url(game), body, club["key"])
+    assert first.status_code == again.status_code == 200
+    assert again.json()["round"] == 1
+    assert Round.objects.count() == 1
+
+
+def test_bad_new_games_are_refused_and_add_nobody(client, club):
+    url = f"/api/v1/clubs/{club['id']}/games"
+    cases = [
+        ({"players": ["Ann", "Ben"]}, "rules"),
+        ({"rules": "poker", "players": ["Ann", "Ben"]}, "rules.preset"),
+        ({"rules": "scat", "players": "Ann"}, "players"),
+        ({"rules": "scat", "players": ["Ann"]}, "players"),
+        ({"rules": "scat", "players": ["Ann", "ann"]}, "players"),
+        ({"rules": "schwimmen", "players": [f"P{i}" for i in range(10)]}, "players"),
+        ({"rules": "scat", "players": ["Ann", "Ben"], "first_dealer": "Zed"}, "first_dealer"),
+        ({"rules": "scat", "players": ["Ann", "Ben"], "lives": 0}, "rules.overrides.lives"),
+    ]
+    for body, field in cases:
+        response = post(client, url, body, club["key"])
+        assert response.status_code == 400, body
+        assert response.json()["field"] == field, body
+    assert not Player.objects.exists() and not Game.objects.exists()
