@@ -131,7 +131,7 @@ def openapi_description() -> dict[str, Any]:
                                 }
                             }
                         },
-                    },  # fmt: skip
+                    },
                     "responses": {"200": _ok("Game"), "404": _NOT_FOUND, "409": _ERROR},
                 }
             },
