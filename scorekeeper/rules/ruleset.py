@@ -341,6 +341,8 @@ def _coerce(f: dataclasses.Field, raw: Any) -> Any:
     """A switch's value from JSON or a form: checked against its choices or its range."""
     meta = f.metadata
     choices = meta["choices"]
+    if choices is not None and isinstance(raw, str) and raw in choices:
+        return raw  # an exact word, such as the "none" of "A 31 shown in play"
     if isinstance(raw, str) and raw.strip().lower() in ("", "none", "null"):
         raw = None
     if choices is not None:

@@ -163,3 +163,11 @@ def test_each_rule_set_lists_only_the_endings_it_has():
     assert PRESETS["friendly"].rules.endings == ("knock", "thirty_one", "dealt_thirty_one")
     assert "three_aces" in PRESETS["schwimmen"].rules.endings
     assert "thirty_one" not in PRESETS["aces-wild"].rules.endings
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_rule_set_survives_being_stored_and_read_back(preset):
+    # A game keeps its rules as JSON: they must read back as the same rules.
+    rules = PRESETS[preset].rules
+    assert rules.replace(rules.as_dict()) == rules
+    assert PRESETS["scat"].rules.replace(rules.as_dict()) == rules

@@ -3,6 +3,9 @@
 import pytest
 from django.test import Client
 
+from scorekeeper.forms import form_key
+from scorekeeper.rules import PRESETS, SWITCHES
+
 BEN_KNOCKS = {
     "preset": "scat",
     "ending": "knock",
@@ -162,3 +165,10 @@ def test_the_page_has_no_inline_script_and_a_strict_policy(client):
     assert response["Referrer-Policy"] == "same-origin"
     page = text(response)
     assert page.count("<script") == page.count("<script src=")
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_switch_survives_a_round_trip_through_the_form(preset):
+    rules = PRESETS[preset].rules
+    as_text = {f.name: form_key(getattr(rules, f.name)) for f in SWITCHES}
+    assert PRESETS["scat"].rules.replace(as_text) == rules

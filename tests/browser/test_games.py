@@ -1,0 +1,139 @@
+"""Whole games at the table in a real Chromium, on a phone: one under each preset."""
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+# Cards that exist in the 32-card deck too. Ann 19 in spades, Ben 27 in clubs, Cat 19 in diamonds.
+DISPUTE = {"Ann": "KS 9S 7H", "Ben": "AC 9C 7C", "Cat": "AD 8D 7S"}
+# Who loses what at that showdown, Ann having knocked, under each preset.
+DISPUTE_LOSSES = {
+    "scat": ["Cat loses 1 life: tied for lowest with Ann, the knocker, who is safe in a tie."],
+    # Friendly breaks equal totals by the highest card: Cat's ace beats Ann's king.
+    "friendly": ["Ann loses 2 lives: knocked and alone has the lowest hand."],
+    "schwimmen": ["Cat loses 1 life: tied for lowest with Ann, the knocker.",
+                  "Ann loses 1 life: knocked and tied for lowest with Cat"],
+    "aces-wild": ["Cat loses 1 life: tied for lowest with Ann, the knocker.",
+                  "Ann loses 1 life: knocked and tied for lowest with Cat"],
+    "kitchen-table": ["Cat loses 1 life: tied for lowest with Ann, the knocker.",
+                      "Ann loses 1 life: knocked and tied for lowest with Cat"],
+}  # fmt: skip
+OUT_AFTER = {"scat": 4, "friendly": 3, "schwimmen": 4, "aces-wild": 4, "kitchen-table": 3}
+LAST_CHANCE = {"scat": "on the county", "schwimmen": "swimming", "aces-wild": "on the brink"}
+
+
+def start_game(page, live_server, preset: str):
+    page.goto(live_server.url + "/")
+    page.get_by_label("Club name").fill(f"{preset} night")
+    page.get_by_role("button", name="Start the club").click()
+    expect(page.locator("h1")).to_have_text(f"{preset} night")
+    for name in ("Ann", "Ben", "Cat"):
+        page.get_by_label("Add a player").fill(name)
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.locator(".messages")).to_contain_text(f"{name} joined the club.")
+    page.get_by_role("link", name="New game").click()
+    for name in ("Ann", "Ben", "Cat"):
+        page.locator(".seat-row", has_text=name).locator("label.chip").first.click()
+    page.locator(".seat-row", has_text="Cat").get_by_text("Deals first").click()
+    page.get_by_label("Rules").select_option(preset)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("h1")).to_have_text("Round 1")
+
+
+def seat(page, name):
+    return page.locator(
+        ".scoreboard .seat", has=page.locator(".name", has_text=re.compile(f"^{name}$"))
+    )
+
+
+def record_knock(page, knocker: str, lowest: list[str]):
+    heading = page.locator("#table h1").inner_text()
+    form = page.locator("form.record")
+    form.locator(".part-ending").get_by_text("A knock and a showdown").click()
+    form.locator(".part-knocker").get_by_text(knocker, exact=True).click()
+    for name in lowest:
+        form.locator(".part-lowest").get_by_text(name, exact=True).click()
+    form.get_by_role("button", name=re.compile("Record round")).click()
+    expect(page.locator("#table h1")).not_to_have_text(heading)
+
+
+@pytest.mark.parametrize("preset", ["scat", "friendly", "schwimmen", "aces-wild", "kitchen-table"])
+def test_a_whole_game_from_a_new_club_to_a_winner(phone, live_server, preset):
+    page = phone
+    start_game(page, live_server, preset)
+
+    # A disputed showdown settled by the cards the players hold; the page says what will happen.
+    form = page.locator("form.record")
+    form.locator(".part-ending").get_by_text("A knock and a showdown").click()
+    form.locator(".part-knocker").get_by_text("Ann", exact=True).click()
+    form.get_by_text("In dispute? Enter everyone's cards instead").click()
+    for name, cards in DISPUTE.items():
+        form.get_by_label(f"{name}'s cards").fill(cards)
+    form.get_by_label("Cat's cards").press("Tab")
+    for sentence in DISPUTE_LOSSES[preset]:
+        expect(page.locator("#preview")).to_contain_text(sentence)
+    form.get_by_role("button", name="Record round 1").click()
+    expect(page.locator("#table h1")).to_have_text("Round 2")
+    expect(page.locator(".last")).to_contain_text(DISPUTE_LOSSES[preset][0])
+
+    # Undo it: everyone is back to full lives.
+    page.get_by_role("button", name="Undo round 1").click()
+    expect(page.locator("#table h1")).to_have_text("Round 1")
+    expect(page.locator(".scoreboard .token.lost")).to_have_count(0)
+
+    # Cat is lowest until out.
+    for _ in range(OUT_AFTER[preset]):
+        record_knock(page, "Ann", ["Cat"])
+    expect(seat(page, "Cat").locator(".status")).to_have_text("out")
+    if preset in LAST_CHANCE:
+        page.get_by_role("link", name="Round log").click()
+        expect(page.locator("#round-3")).to_contain_text(LAST_CHANCE[preset])
+        page.go_back()
+
+    # Edit round 1: Ben was lowest, not Cat. Cat comes back.
+    page.get_by_role("link", name="Round log").click()
+    page.locator("#round-1").get_by_role("link", name="Edit round 1").click()
+    form = page.locator("form.record")
+    form.locator(".part-lowest").get_by_text("Cat", exact=True).click()
+    form.locator(".part-lowest").get_by_text("Ben", exact=True).click()
+    form.get_by_role("button", name="Save round 1").click()
+    expect(page.locator(".messages")).to_contain_text("Cat is no longer out.")
+    expect(seat(page, "Cat").locator(".status")).not_to_have_text("out")
+
+    # Play on until one player is left.
+    for _ in range(20):
+        if page.locator(".winner").count():
+            break
+        target = "Cat" if seat(page, "Cat").locator(".status").inner_text() != "out" else "Ben"
+        record_knock(page, "Ann", [target])
+    expect(page.locator(".winner")).to_contain_text("Ann wins!")
+    expect(page.locator("form.record")).to_have_count(0)
+    expect(page.get_by_role("button", name=re.compile("Undo round"))).to_be_visible()
+
+    # The history keeps it.
+    page.get_by_role("link", name=re.compile(f"{preset} night")).click()
+    expect(page.locator(".games li").first).to_contain_text("Ann won")
+
+
+def test_the_table_page_on_a_phone(phone, live_server, tmp_path):
+    page = phone
+    start_game(page, live_server, "scat")
+    for target in ("Ben", "Ben", "Ben", "Cat"):
+        record_knock(page, "Ann", [target])
+    expect(seat(page, "Ben").locator(".status")).to_have_text("on the county")
+    for selector in (
+        ".token",
+        ".part-ending .chip",
+        "button.primary",
+        ".undo",
+        ".scoreboard .seat",
+    ):
+        box = page.locator(selector).first.bounding_box()
+        assert box["height"] >= 28 if selector == ".token" else box["height"] >= 44, selector
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shots = Path(__file__).resolve().parent.parent.parent / "test-results"
+    shots.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=shots / "table-page-390x844.png")
