@@ -7,6 +7,10 @@ buffering proxy (nginx, Caddy) in a real deployment.
 import multiprocessing
 import os
 
+from gunicorn.glogging import Logger
+
+from scorekeeper.redact import redact
+
 wsgi_app = "config.wsgi:application"
 bind = os.environ.get("KNOCK_BIND", "127.0.0.1:8000")
 worker_class = "gthread"
@@ -16,4 +20,18 @@ timeout = 30
 graceful_timeout = 30
 max_requests = 2000
 max_requests_jitter = 200
-accesslog = "-"
+accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-")
+
+
+class RedactingLogger(Logger):
+    """The access log, with every club key taken out of paths and referrers."""
+
+    def atoms(self, resp, req, environ, request_time):
+        atoms = super().atoms(resp, req, environ, request_time)
+        for name in ("r", "U", "f"):
+            if isinstance(atoms.get(name), str):
+                atoms[name] = redact(atoms[name])
+        return atoms
+
+
+logger_class = RedactingLogger

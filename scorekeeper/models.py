@@ -8,6 +8,8 @@ records is deleted: an undone or edited round stays, marked as such.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import uuid
 from dataclasses import dataclass, field
@@ -15,6 +17,7 @@ from typing import Any
 
 from django.db import models, transaction
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
@@ -30,37 +33,104 @@ def new_key() -> str:
     return secrets.token_urlsafe(KEY_BYTES)
 
 
+def key_digest(key: str) -> str:
+    """Clubs are looked up by a digest of the key presented, never by the key itself, so the
+    time a lookup takes says nothing about how much of a guessed key was right."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """A player's name with its spaces tidied, or a refusal saying what is wrong with it."""
+    name = " ".join(name.split())
+    if not name:
+        raise InputError("a player needs a name", "name")
+    if len(name) > 60:
+        raise InputError("a name is at most 60 characters", "name")
+    return name
+
+
 def name_key(name: str) -> str:
     """Names are unique within a club ignoring case and surrounding spaces."""
     return " ".join(name.split()).casefold()
 
 
+class ClubQuerySet(models.QuerySet):
+    def with_key(self, key: str) -> Club | None:
+        """The club whose secret key this is (which may record and change), or None."""
+        club = self.filter(key_hash=key_digest(key)).first()
+        return club if club and hmac.compare_digest(club.key.encode(), key.encode()) else None
+
+    def with_view_key(self, key: str) -> Club | None:
+        """The club whose view key this is (which only looks), or None."""
+        club = self.filter(view_key_hash=key_digest(key)).first()
+        return club if club and hmac.compare_digest(club.view_key.encode(), key.encode()) else None
+
+
 class Club(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=100)
-    key = models.CharField(max_length=64, unique=True, default=new_key)
-    view_key = models.CharField(max_length=64, unique=True, default=new_key)
+    # The secret link records rounds and changes the club; the view link only looks.
+    key = models.CharField(max_length=64, default=new_key)
+    key_hash = models.CharField(max_length=64, unique=True)
+    view_key = models.CharField(max_length=64, default=new_key)
+    view_key_hash = models.CharField(max_length=64, unique=True)
     created = models.DateTimeField(default=timezone.now)
+    # A digest of the address that created it, for the rate limit; never the address itself.
+    created_by = models.CharField(max_length=64, blank=True, db_index=True)
+
+    objects = ClubQuerySet.as_manager()
 
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.key_hash = key_digest(self.key)
+        self.view_key_hash = key_digest(self.view_key)
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "key_hash", "view_key_hash"}
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("club", args=[self.key])
 
+    def get_view_url(self) -> str:
+        return reverse("view-club", args=[self.view_key])
+
     def add_player(self, name: str) -> Player:
         """Add a player, refusing a name already in the club (ignoring case and spaces)."""
-        name = " ".join(name.split())
-        if not name:
-            raise InputError("a player needs a name", "name")
-        if len(name) > 60:
-            raise InputError("a name is at most 60 characters", "name")
+        name = clean_name(name)
         if self.players.filter(name_key=name_key(name)).exists():
             raise InputError(f"{name} is already in this club", "name")
         return self.players.create(name=name, name_key=name_key(name))
 
     def player_named(self, name: str) -> Player | None:
         return self.players.filter(name_key=name_key(name)).first()
+
+    def replace_key(self, which: str) -> None:
+        """A new secret (or view) link; the old one stops working at once."""
+        field = {"secret": "key", "view": "view_key"}[which]
+        old = getattr(self, field)
+        with transaction.atomic():
+            RetiredKey.objects.create(club=self, kind=which, digest=key_digest(old))
+            setattr(self, field, new_key())
+            self.save(update_fields=[field])
+
+
+class RetiredKey(models.Model):
+    """A replaced link, kept as a digest only, so that whoever still uses it is told why it no
+    longer opens the club."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="retired_keys")
+    kind = models.CharField(max_length=10, choices=[("secret", "Secret"), ("view", "View")])
+    digest = models.CharField(max_length=64, unique=True)
+    replaced = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.kind} link of {self.club} replaced {self.replaced:%Y-%m-%d}"
+
+    @classmethod
+    def was_replaced(cls, key: str) -> bool:
+        return cls.objects.filter(digest=key_digest(key)).exists()
 
 
 class Player(models.Model):
@@ -80,11 +150,7 @@ class Player(models.Model):
         return self.name
 
     def rename(self, name: str) -> None:
-        name = " ".join(name.split())
-        if not name:
-            raise InputError("a player needs a name", "name")
-        if len(name) > 60:
-            raise InputError("a name is at most 60 characters", "name")
+        name = clean_name(name)
         taken = self.club.players.filter(name_key=name_key(name)).exclude(pk=self.pk).exists()
         if taken:
             raise InputError(f"{name} is already in this club", "name")
@@ -275,6 +341,14 @@ class Game(models.Model):
             game._rounds = changed
             game.after_change()
         return describe_changes(before, after)
+
+    def latest_change(self) -> str:
+        """What the newest change to the game was, in words, for a phone that missed it."""
+        round = self.rounds.annotate(when=Coalesce("changed", "created")).order_by("-when").first()
+        if round is None:
+            return "changed this game"
+        verb = {Round.ACTIVE: "recorded", Round.UNDONE: "took back", Round.EDITED: "edited"}
+        return f"{verb[round.state]} round {round.number}"
 
     def check_version(self, seen_version: int | None) -> None:
         if seen_version is not None and seen_version != self.version:

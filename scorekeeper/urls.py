@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import api, api_games
-from .views import clubs, games, referee
+from .views import backup, clubs, games, referee
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -12,7 +12,11 @@ urlpatterns = [
     path("c/<str:key>/players/<int:player_id>/rename", clubs.rename_player, name="rename-player"),
     path("c/<str:key>/players/<int:player_id>/retire", clubs.retire_player, name="retire-player"),
     path("c/<str:key>/games/new", games.new_game, name="new-game"),
+    path("c/<str:key>/replace-link", clubs.replace_link, name="replace-link"),
+    path("c/<str:key>/export.json", backup.export_club, name="export-club"),
+    path("c/<str:key>/games.csv", backup.export_games_csv, name="export-games-csv"),
     path("c/<str:key>/g/<uuid:game_id>/", games.game, name="game"),
+    path("c/<str:key>/g/<uuid:game_id>/version", games.game_version, name="game-version"),
     path("c/<str:key>/g/<uuid:game_id>/record", games.record, name="record"),
     path("c/<str:key>/g/<uuid:game_id>/undo", games.undo, name="undo"),
     path(
@@ -20,6 +24,14 @@ urlpatterns = [
     ),
     path("c/<str:key>/g/<uuid:game_id>/log", games.round_log, name="round-log"),
     path("c/<str:key>/g/<uuid:game_id>/again", games.play_again, name="play-again"),
+    path("v/<str:view_key>/", clubs.view_club, name="view-club"),
+    path("v/<str:view_key>/g/<uuid:game_id>/", games.view_game, name="view-game"),
+    path("v/<str:view_key>/g/<uuid:game_id>/log", games.view_round_log, name="view-round-log"),
+    path(
+        "v/<str:view_key>/g/<uuid:game_id>/version",
+        games.view_game_version,
+        name="view-game-version",
+    ),
     path("api/v1/rulesets", api.rulesets, name="api-rulesets"),
     path("api/v1/evaluate", api.evaluate_hand, name="api-evaluate"),
     path("api/v1/showdown", api.showdown, name="api-showdown"),

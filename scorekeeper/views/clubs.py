@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..access import club_view, remember_club
+from ..access import club_view, remember_club, viewer_view
 from ..club_forms import ClubForm, PlayerNameForm
 from ..models import Club
 from ..rules.errors import InputError
@@ -39,22 +39,60 @@ def create_club(request: HttpRequest) -> HttpResponse:
 
 def qr_svg(url: str) -> str:
     """The link as a QR code, drawn on the server as inline SVG."""
-    return segno.make(url, error="m").svg_inline(scale=5, dark="#1b1f23", border=2)
+    return segno.make(url, error="m").svg_inline(scale=5, dark="#1b1f23", border=2, omitsize=True)
 
 
 @require_GET
 @club_view
 def club(request: HttpRequest, club: Club) -> HttpResponse:
-    games = Paginator(club.games.for_listing(), GAMES_PER_PAGE).get_page(request.GET.get("page"))
     link = request.build_absolute_uri(club.get_absolute_url())
+    view_link = request.build_absolute_uri(club.get_view_url())
     return render(request, "scorekeeper/club.html", {
         "club": club,
+        "can_record": True,
         "players": club.players.all(),
-        "games": games,
+        "games": _games(request, club),
         "link": link,
         "qr": qr_svg(link),
+        "view_link": view_link,
+        "view_qr": qr_svg(view_link),
         "player_form": PlayerNameForm(),
     })  # fmt: skip
+
+
+@require_GET
+@viewer_view
+def view_club(request: HttpRequest, club: Club) -> HttpResponse:
+    """What the view link shows: the club's games, live, and nothing that changes them."""
+    return render(request, "scorekeeper/club.html", {
+        "club": club,
+        "can_record": False,
+        "games": _games(request, club),
+    })  # fmt: skip
+
+
+def _games(request: HttpRequest, club: Club):
+    return Paginator(club.games.for_listing(), GAMES_PER_PAGE).get_page(request.GET.get("page"))
+
+
+@require_POST
+@club_view
+def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
+    """A new secret or view link; the old one stops working at once."""
+    which = request.POST.get("which")
+    if which not in ("secret", "view"):
+        messages.error(request, "Say which link to replace.")
+        return redirect(club)
+    old_key = club.key
+    club.replace_key(which)
+    if which == "secret":
+        request.session["clubs"] = [e for e in request.session.get("clubs", []) if e[0] != old_key]
+        remember_club(request, club)
+        messages.success(request, "This club has a new secret link: the old one no longer works. "
+                         "Bookmark this page again and share the new link.")  # fmt: skip
+    else:
+        messages.success(request, "The club has a new view link: the old one no longer works.")
+    return redirect(club)
 
 
 @require_POST

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db import IntegrityError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import trigger_client_event
 
-from ..access import club_view, game_of
+from ..access import club_view, game_of, viewer_view
 from ..chart import lives_chart
 from ..club_forms import NewGameForm, RecordForm
-from ..models import Club, Game, Round, RoundInputs, StaleGame, Step, Story
+from ..models import Club, Game, Round, RoundInputs, StaleGame, Step, Story, key_digest
 from ..rules import ENDINGS
 from ..rules.errors import InputError
 
@@ -32,7 +33,23 @@ def new_game(request: HttpRequest, club: Club) -> HttpResponse:
     return render(request, "scorekeeper/new_game.html", {"club": club, "form": form})
 
 
-def table_context(game: Game, form: RecordForm | None = None, preview=None) -> dict:
+def links(game: Game, viewer: bool) -> dict:
+    """Where a page's links and live updates go: the secret link's pages, or the viewer's."""
+    if viewer:
+        key, prefix = game.club.view_key, "view-"
+    else:
+        key, prefix = game.club.key, ""
+    return {
+        "can_record": not viewer,
+        "club_url": reverse(f"{prefix}club", args=[key]),
+        "table_url": reverse(f"{prefix}game", args=[key, game.id]),
+        "log_url": reverse(f"{prefix}round-log", args=[key, game.id]),
+        "poll_url": reverse(f"{prefix}game-version", args=[key, game.id]),
+    }
+
+
+def table_context(game: Game, form: RecordForm | None = None, preview=None,
+                  viewer: bool = False) -> dict:  # fmt: skip
     story = game.replay()
     seats = game.seat_list()
     rows = [
@@ -48,11 +65,12 @@ def table_context(game: Game, form: RecordForm | None = None, preview=None) -> d
         for i, seat in enumerate(seats)
     ]
     return {
+        **links(game, viewer),
         "club": game.club,
         "game": game,
         "story": story,
         "rows": rows,
-        "form": form or RecordForm(game=game),
+        "form": None if viewer else form or RecordForm(game=game),
         "preview": preview,
         "last": story.steps[-1] if story.steps else None,
         "next_round": len(story.steps) + 1,
@@ -64,15 +82,48 @@ def table_context(game: Game, form: RecordForm | None = None, preview=None) -> d
 @vary_on_headers("HX-Request")
 @club_view
 def game(request: HttpRequest, club: Club, game_id) -> HttpResponse:
-    game = game_of(club, game_id)
-    return render(request, "scorekeeper/game.html", table_context(game))
+    return _render_table(request, game_of(club, game_id))
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@viewer_view
+def view_game(request: HttpRequest, club: Club, game_id) -> HttpResponse:
+    return _render_table(request, game_of(club, game_id), viewer=True)
 
 
 def _render_table(request: HttpRequest, game: Game, **context) -> HttpResponse:
+    """The table page; htmx (a refresh, or the answer to a tap) gets the table region only."""
     template = "scorekeeper/game.html"
     if request.htmx:
         template += "#table"
     return render(request, template, table_context(game, **context))
+
+
+def _version_answer(request: HttpRequest, version: int | None) -> HttpResponse:
+    """204 while the game is as the page saw it; otherwise an event that refreshes the page."""
+    if version is None:
+        raise Http404("No such game")
+    if request.GET.get("v") == str(version):
+        response = HttpResponse(status=204)
+    else:
+        response = HttpResponse(status=200)
+        trigger_client_event(response, "game-changed", {"version": version})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def game_version(request: HttpRequest, key: str, game_id) -> HttpResponse:
+    """Polled every 2 seconds by every open page of a game: one indexed query, no rendering."""
+    versions = Game.objects.filter(pk=game_id, club__key_hash=key_digest(key))
+    return _version_answer(request, versions.values_list("version", flat=True).first())
+
+
+@require_GET
+def view_game_version(request: HttpRequest, view_key: str, game_id) -> HttpResponse:
+    versions = Game.objects.filter(pk=game_id, club__view_key_hash=key_digest(view_key))
+    return _version_answer(request, versions.values_list("version", flat=True).first())
 
 
 @require_POST
@@ -116,11 +167,10 @@ def _stale(request: HttpRequest, game: Game, inputs: RoundInputs | None) -> Http
     ):
         messages.info(request, "That round was already recorded.")
     else:
-        rounds = game.round_count
         messages.warning(
             request,
-            f"Another phone changed this game a moment ago (it now has {rounds} round"
-            f"{'' if rounds == 1 else 's'}): here is the table now. Nothing was saved.",
+            f"Another phone {game.latest_change()} a moment ago — here is the table now. "
+            "Nothing was saved from this tap.",
         )
     if request.htmx:
         return _render_table(request, game)
@@ -177,13 +227,26 @@ def edit_round(request: HttpRequest, club: Club, game_id, number: int) -> HttpRe
 
 
 @require_GET
+@vary_on_headers("HX-Request")
 @club_view
 def round_log(request: HttpRequest, club: Club, game_id) -> HttpResponse:
-    game = game_of(club, game_id)
+    return _render_log(request, game_of(club, game_id), viewer=False)
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@viewer_view
+def view_round_log(request: HttpRequest, club: Club, game_id) -> HttpResponse:
+    return _render_log(request, game_of(club, game_id), viewer=True)
+
+
+def _render_log(request: HttpRequest, game: Game, viewer: bool) -> HttpResponse:
     story = game.replay()
     taken_back = list(game.rounds.exclude(state=Round.ACTIVE).order_by("-changed"))
-    return render(request, "scorekeeper/round_log.html", {
-        "club": club, "game": game, "story": story,
+    template = "scorekeeper/round_log.html" + ("#log" if request.htmx else "")
+    return render(request, template, {
+        **links(game, viewer),
+        "club": game.club, "game": game, "story": story,
         "entries": [log_entry(story, step) for step in reversed(story.steps)],
         "chart": lives_chart(story),
         "taken_back": taken_back,

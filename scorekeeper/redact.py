@@ -1,0 +1,26 @@
+"""Take a club's key out of a path before it is written anywhere (no Django here: gunicorn's
+access log uses it too)."""
+
+import logging
+import re
+
+_LINK = re.compile(r"/(c|v)/[^/\s\"'?]+")
+
+
+def redact(text: str) -> str:
+    """A path with the club's key taken out: /c/…/g/… ."""
+    return _LINK.sub(r"/\1/…", text)
+
+
+class RedactKeys(logging.Filter):
+    """Secret keys are never logged: take them out of every log record's message and args."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = redact(str(record.msg))
+        if record.args:
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in args)
+        request = getattr(record, "request", None)
+        if request is not None:
+            record.request = None  # the request holds the path, and with it the key
+        return True
