@@ -87,6 +87,9 @@ else:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Tests use a file too, with these same settings: an in-memory database would share
+            # one connection between threads and hide how concurrent taps really behave.
+            "TEST": {"NAME": str(BASE_DIR / "test-knock.sqlite3")},
         },
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -157,3 +160,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 400
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
+
+# Knock's own settings.
+# How many clubs one client address may create in an hour.
+KNOCK_CLUBS_PER_HOUR = int(os.environ.get("KNOCK_CLUBS_PER_HOUR", "20"))
+# The header a trusted proxy puts the client's address in (empty: use the connection's address).
+KNOCK_CLIENT_IP_HEADER = os.environ.get("KNOCK_CLIENT_IP_HEADER", "")

@@ -4,10 +4,15 @@ template: a partial can be asked for on its own."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+from datetime import timedelta
 from functools import wraps
 
+from django.conf import settings
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 from .models import Club, Game, RetiredKey
 
@@ -61,3 +66,27 @@ def remember_club(request: HttpRequest, club: Club) -> None:
         return  # unchanged: no new cookie
     others = [entry for entry in clubs if entry[0] != club.key]
     request.session["clubs"] = [[club.key, club.name], *others][:REMEMBERED_CLUBS]
+
+
+def client_digest(request: HttpRequest) -> str:
+    """Who is asking, as a keyed digest of their address: enough to count, never the address.
+
+    Behind a proxy, KNOCK_CLIENT_IP_HEADER names the header it sets (X-Forwarded-For: the
+    address the proxy saw is the last one).
+    """
+    address = request.META.get("REMOTE_ADDR", "")
+    header = settings.KNOCK_CLIENT_IP_HEADER
+    if header:
+        forwarded = request.headers.get(header, "")
+        address = forwarded.split(",")[-1].strip() or address
+    secret = settings.SECRET_KEY.encode()
+    return hmac.new(secret, address.encode(), hashlib.sha256).hexdigest()
+
+
+def may_create_club(request: HttpRequest) -> tuple[bool, str]:
+    """Creating clubs is rate-limited per client address, so a script cannot fill the database."""
+    who = client_digest(request)
+    since = timezone.now() - timedelta(hours=1)
+    limit = settings.KNOCK_CLUBS_PER_HOUR
+    allowed = Club.objects.filter(created_by=who, created__gte=since).count() < limit
+    return allowed, who

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
+from .access import may_create_club
 from .api import error, json_endpoint
 from .models import Club, Game, RoundInputs, StaleGame
 from .rules import build_rules
@@ -112,7 +113,13 @@ def create_club(request: HttpRequest, data: dict[str, Any]):
         raise InputError("a club needs a name", "name")
     if len(name.strip()) > 100:
         raise InputError("a club's name is at most 100 characters", "name")
-    club = Club.objects.create(name=name.strip())
+    allowed, who = may_create_club(request)
+    if not allowed:
+        return 429, {
+            "error": "too many clubs were started from here in the last hour",
+            "field": "name",
+        }
+    club = Club.objects.create(name=name.strip(), created_by=who)
     url = request.build_absolute_uri(club.get_absolute_url())
     return 201, {"id": str(club.id), "key": club.key, "url": url}
 

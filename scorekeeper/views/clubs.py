@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..access import club_view, remember_club, viewer_view
+from ..access import club_view, may_create_club, remember_club, viewer_view
 from ..club_forms import ClubForm, PlayerNameForm
 from ..models import Club
 from ..rules.errors import InputError
@@ -28,10 +28,13 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_POST
 def create_club(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST)
+    allowed, who = may_create_club(request)
+    if not allowed:
+        form.add_error("name", "Too many clubs were started from here in the last hour: try later.")
     if not form.is_valid():
         context = {"form": form, "clubs": request.session.get("clubs", [])}
-        return render(request, "scorekeeper/home.html", context, status=400)
-    club = Club.objects.create(name=form.cleaned_data["name"])
+        return render(request, "scorekeeper/home.html", context, status=429 if not allowed else 400)
+    club = Club.objects.create(name=form.cleaned_data["name"], created_by=who)
     remember_club(request, club)
     messages.success(request, "Your club is ready. Bookmark this page: its link is the key.")
     return redirect(club)

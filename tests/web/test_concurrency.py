@@ -1,0 +1,109 @@
+"""Several phones tapping at once: real threads, each with its own database connection, on a
+file-based SQLite with the production settings and on PostgreSQL (whichever the run uses)."""
+
+import json
+import threading
+from collections import Counter
+
+import pytest
+from django.db import connections
+from django.test import Client
+from django.urls import reverse
+
+from scorekeeper.models import Game, Round
+
+from ..factory import knock, make_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PHONES = 8
+
+
+def at_once(actions):
+    """Run the actions in threads released together; return each one's answer or exception."""
+    barrier = threading.Barrier(len(actions))
+    results = [None] * len(actions)
+
+    def run(i, action):
+        try:
+            barrier.wait()
+            results[i] = action()
+        except Exception as exc:  # noqa: BLE001 - any failure is the test's business
+            results[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, a)) for i, a in enumerate(actions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def test_phones_recording_the_same_round_at_once_save_exactly_one(settings):
+    game = make_game()
+    url = reverse("record", args=[game.club.key, game.id])
+
+    def phone(i):
+        data = {"ending": "knock", "knocker": "0", "lowest": [str(1 + i % 2)], "version": "0",
+                "confirm": "1", "client_id": f"phone-{i}"}  # fmt: skip
+        return lambda: Client().post(url, data, follow=True)
+
+    results = at_once([phone(i) for i in range(PHONES)])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert {r.status_code for r in results} == {200}
+    pages = [r.content.decode() for r in results]
+    told = sum("Another phone recorded round 1 a moment ago" in page for page in pages)
+    assert Round.objects.count() == 1
+    assert told == PHONES - 1
+    game.refresh_from_db()
+    assert game.version == 1 and game.round_count == 1
+
+
+def test_the_api_under_simultaneous_rounds_saves_one_and_answers_409_to_the_rest():
+    game = make_game()
+    url = f"/api/v1/games/{game.id}/rounds"
+    headers = {"Authorization": f"Bearer {game.club.key}"}
+
+    def phone(i):
+        body = json.dumps({"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "version": 0,
+                           "client_id": f"api-{i}"})  # fmt: skip
+        return lambda: Client().post(url, body, content_type="application/json", headers=headers)
+
+    results = at_once([phone(i) for i in range(PHONES)])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert Counter(r.status_code for r in results) == {200: 1, 409: PHONES - 1}
+    assert Round.objects.count() == 1
+
+
+def test_a_double_tap_sent_twice_at_once_is_applied_once():
+    game = make_game()
+    url = reverse("record", args=[game.club.key, game.id])
+    data = {"ending": "knock", "knocker": "0", "lowest": ["1"], "version": "0", "confirm": "1",
+            "client_id": "same-tap"}  # fmt: skip
+    results = at_once([lambda: Client().post(url, data, follow=True) for _ in range(4)])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert Round.objects.count() == 1
+    assert all(r.status_code == 200 for r in results)
+
+
+def test_undo_racing_a_record_leaves_a_consistent_game():
+    game = make_game()
+    game.record_round(knock(game, "Ann", ["Ben"]))
+    key = game.club.key
+    record = {"ending": "knock", "knocker": "0", "lowest": ["2"], "version": "1", "confirm": "1",
+              "client_id": "racer"}  # fmt: skip
+    results = at_once([
+        lambda: Client().post(reverse("undo", args=[key, game.id]), {"version": "1"}),
+        lambda: Client().post(reverse("record", args=[key, game.id]), record),
+    ])  # fmt: skip
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert all(r.status_code == 302 for r in results)
+    game = Game.objects.get(pk=game.pk)
+    active = list(game.rounds.filter(state="active").order_by("number"))
+    # Exactly one of the two happened: undo (no round left) or record (two rounds).
+    assert game.version == 2
+    assert [r.number for r in active] in ([], [1, 2])
+    assert game.round_count == len(active)
+    game.replay()  # derives cleanly
+    assert Client().get(game.get_absolute_url()).status_code == 200
