@@ -522,7 +522,7 @@ def build_rules(spec: Any) -> tuple[RuleSet, Preset]:
     if unknown:
         raise RulesError(f"rules take “preset” and “overrides”, not “{sorted(unknown)[0]}”")
     preset_id = spec.get("preset")
-    if preset_id not in PRESETS:
+    if not isinstance(preset_id, str) or preset_id not in PRESETS:
         names = ", ".join(PRESETS)
         raise RulesError(
             f"there is no rule set called {json_dump(preset_id)}: choose one of {names}",

@@ -27,7 +27,7 @@ def at_once(actions):
         try:
             barrier.wait()
             results[i] = action()
-        except Exception as exc:  # noqa: BLE001 - any failure is the test's business
+        except Exception as exc:
             results[i] = exc
         finally:
             connections.close_all()
