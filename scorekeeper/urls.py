@@ -6,6 +6,7 @@ from .views import backup, clubs, games, referee
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("referee/", referee.referee, name="referee"),
+    path("healthz", clubs.healthz, name="healthz"),
     path("clubs/new", clubs.create_club, name="create-club"),
     path("c/<str:key>/", clubs.club, name="club"),
     path("c/<str:key>/players/add", clubs.add_player, name="add-player"),

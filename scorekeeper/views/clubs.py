@@ -139,3 +139,9 @@ def retire_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
     verb = "retired: their games stay in the history" if player.retired else "is back"
     messages.success(request, f"{player.name} {verb}.")
     return redirect(club)
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For a load balancer's checks, and the floor the load benchmark measures against."""
+    return HttpResponse("ok", content_type="text/plain")

@@ -1,0 +1,93 @@
+"""Two phones (two browser contexts) on one game, as at a real table."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.models import Round
+
+from ..factory import make_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def two_phones(browser):
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2)]
+    pages = []
+    for context in contexts:
+        context.set_default_timeout(10_000)
+        pages.append(context.new_page())
+    yield pages
+    for context in contexts:
+        context.close()
+
+
+def choose_knock(page, knocker, lowest):
+    form = page.locator("form.record")
+    form.locator(".part-ending").get_by_text("A knock and a showdown").click()
+    form.locator(".part-knocker").get_by_text(knocker, exact=True).click()
+    form.locator(".part-lowest").get_by_text(lowest, exact=True).click()
+    expect(page.locator("#preview")).to_contain_text(f"{lowest} loses 1 life")
+
+
+def test_one_phone_records_and_the_other_sees_it_within_3_seconds(two_phones, live_server):
+    game = make_game()
+    scorer, player = two_phones
+    scorer.goto(live_server.url + game.get_absolute_url())
+    player.goto(live_server.url + game.get_absolute_url())
+    expect(player.locator("#table h1")).to_have_text("Round 1")
+    choose_knock(scorer, "Ann", "Cat")
+    scorer.get_by_role("button", name="Record round 1").click()
+    expect(scorer.locator("#table h1")).to_have_text("Round 2")
+    expect(player.locator("#table h1")).to_have_text("Round 2", timeout=3_000)
+    expect(player.locator(".last")).to_contain_text("Cat loses 1 life")
+    # An undo shows up on the other phone too.
+    player.get_by_role("button", name="Undo round 1").click()
+    expect(scorer.locator("#table h1")).to_have_text("Round 1", timeout=3_000)
+
+
+def test_both_phones_tap_at_once_and_exactly_one_round_is_saved(two_phones, live_server):
+    game = make_game()
+    first, second = two_phones
+    for page in two_phones:
+        page.goto(live_server.url + game.get_absolute_url())
+    choose_knock(first, "Ann", "Cat")
+    choose_knock(second, "Ben", "Ann")
+    # Both taps leave before either answer comes back.
+    first.evaluate("document.querySelector('button[name=confirm]').click()")
+    second.evaluate("document.querySelector('button[name=confirm]').click()")
+    for page in two_phones:
+        expect(page.locator("#table h1")).to_have_text("Round 2")
+    assert Round.objects.count() == 1
+    told = [page for page in two_phones if page.locator(".messages").inner_text()]
+    assert len(told) == 1
+    expect(told[0].locator(".messages")).to_contain_text(
+        re.compile(r"Another phone recorded round 1 a moment ago — here is the table now")
+    )
+
+
+def test_the_view_link_follows_the_game_and_cannot_record(two_phones, live_server):
+    game = make_game()
+    scorer, viewer = two_phones
+    scorer.goto(live_server.url + game.get_absolute_url())
+    viewer.goto(live_server.url + f"/v/{game.club.view_key}/g/{game.id}/")
+    expect(viewer.locator("form.record")).to_have_count(0)
+    expect(viewer.get_by_role("button", name=re.compile("Undo"))).to_have_count(0)
+    choose_knock(scorer, "Ann", "Ben")
+    scorer.get_by_role("button", name="Record round 1").click()
+    expect(viewer.locator(".last")).to_contain_text("Ben loses 1 life", timeout=3_000)
+    expect(viewer.get_by_role("button", name=re.compile("Undo"))).to_have_count(0)
+    # Forcing a recording request with the view key changes nothing.
+    status = viewer.evaluate(
+        """async (url) => {
+            const token = JSON.parse(document.body.getAttribute('hx-headers'))['x-csrftoken'];
+            const body = new URLSearchParams({ending: 'knock', knocker: '0', lowest: '2',
+                                              confirm: '1'});
+            return (await fetch(url, {method: 'POST', body, headers: {'X-CSRFToken': token}})).status;
+        }""",
+        f"/c/{game.club.view_key}/g/{game.id}/record",
+    )
+    assert status == 404
+    assert Round.objects.count() == 1
