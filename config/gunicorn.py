@@ -20,7 +20,7 @@ timeout = 30
 graceful_timeout = 30
 max_requests = 2000
 max_requests_jitter = 200
-accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-")
+accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-") or None  # empty: no access log
 
 
 class RedactingLogger(Logger):

@@ -82,6 +82,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("KNOCK_SQLITE_PATH", str(BASE_DIR / "knock.sqlite3")),
+            # Keep each thread's connection: opening one runs the PRAGMAs below every time.
+            "CONN_MAX_AGE": 600,
+            "CONN_HEALTH_CHECKS": True,
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,

@@ -11,10 +11,10 @@ from functools import wraps
 
 from django.conf import settings
 from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 
-from .models import Club, Game, RetiredKey
+from .models import Club, Game, RetiredKey, key_digest
 
 REMEMBERED_CLUBS = 20
 
@@ -53,10 +53,32 @@ def viewer_view(view):
     return wrapper
 
 
-def game_of(club: Club, game_id) -> Game:
-    game = get_object_or_404(Game, pk=game_id, club=club)
-    game.club = club  # already loaded: no second query for it
-    return game
+def _game_from_link(key_field: str, secret: bool):
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, game_id, key: str = "", view_key: str = "", **kwargs):
+            key = key or view_key
+            # One query for the club and the game: every tap at the table passes here.
+            lookup = {f"club__{key_field}_hash": key_digest(key)}
+            game = Game.objects.select_related("club").filter(pk=game_id, **lookup).first()
+            stored = getattr(game.club, key_field) if game else ""
+            if game is None or not hmac.compare_digest(stored.encode(), key.encode()):
+                opens = Club.objects.with_key(key) if secret else Club.objects.with_view_key(key)
+                if opens is None:
+                    return _gone_or_404(request, key)
+                raise Http404("No such game in this club")
+            if secret:
+                remember_club(request, game.club)
+            return view(request, game, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+# A game through the club's secret link (may record), or through its view link (only looks).
+game_view = _game_from_link("key", secret=True)
+viewer_game_view = _game_from_link("view_key", secret=False)
 
 
 def remember_club(request: HttpRequest, club: Club) -> None:

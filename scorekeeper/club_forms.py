@@ -151,6 +151,32 @@ class RecordForm(forms.Form):
                 label=f"{name}'s cards", required=False, max_length=60
             )
 
+    def chips(self, name: str) -> list[dict[str, Any]]:
+        """The choices of a field as big tap targets: value, words, and whether it is ticked.
+
+        Drawn by hand in the template: Django renders each radio of a widget through a template
+        of its own, which made the table page several times slower.
+        """
+        value = self[name].value()
+        values = value if isinstance(value, (list, tuple)) else [value]
+        chosen = {"" if v is None else str(v) for v in values}
+        return [
+            {"value": key, "label": label, "checked": str(key) in chosen}
+            for key, label in self.fields[name].choices
+        ]
+
+    def ending_chips(self) -> list[dict[str, Any]]:
+        return self.chips("ending")
+
+    def knocker_chips(self) -> list[dict[str, Any]]:
+        return self.chips("knocker")
+
+    def shown_chips(self) -> list[dict[str, Any]]:
+        return self.chips("shown")
+
+    def lowest_chips(self) -> list[dict[str, Any]]:
+        return self.chips("lowest")
+
     def card_fields(self) -> list[forms.BoundField]:
         return [self[f"cards_{seat.position}"] for seat in self.game.seat_list()]
 

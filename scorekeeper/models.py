@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import uuid
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -158,6 +160,30 @@ class Player(models.Model):
         self.save(update_fields=["name", "name_key"])
 
 
+def version_for_key(game_id: uuid.UUID, key_field: str, key: str) -> int | None:
+    """The version of a game, if the key (secret or view) opens its club: the poll every open
+    page makes every 2 seconds. One indexed query in plain SQL, because building it with the
+    ORM cost several times more than running it."""
+    game, club = Game._meta, Club._meta
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT g.{quote('version')} FROM {quote(game.db_table)} g "
+        f"JOIN {quote(club.db_table)} c ON c.{quote('id')} = g.{quote('club_id')} "
+        f"WHERE g.{quote('id')} = %s AND c.{quote(key_field)} = %s"
+    )
+    game_id = game.pk.get_db_prep_value(game_id, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id, key_digest(key)])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+@lru_cache(maxsize=256)
+def stored_rules(data: str) -> RuleSet:
+    """A game's frozen rules read back from their JSON (every switch is in it)."""
+    return PRESETS["scat"].rules.replace(json.loads(data))
+
+
 class GameQuerySet(models.QuerySet):
     def in_progress(self) -> GameQuerySet:
         return self.filter(finished=False)
@@ -198,8 +224,7 @@ class Game(models.Model):
     @property
     def rules(self) -> RuleSet:
         if not hasattr(self, "_rules"):
-            base = PRESETS[self.preset].rules if self.preset in PRESETS else PRESETS["scat"].rules
-            self._rules = base.replace(self.rules_data)
+            self._rules = stored_rules(json.dumps(self.rules_data, sort_keys=True))
         return self._rules
 
     @property
@@ -272,34 +297,52 @@ class Game(models.Model):
 
     def check_round(self, inputs: RoundInputs) -> tuple[Story, Round]:
         """What recording this round would do, without saving it; refuses an impossible round."""
-        story = self.replay()
-        if story.game_over:
+        if self.finished:  # kept up to date with every change, in the same transaction
             raise InputError("the game is over: undo the last round to go on", "ending")
         new = inputs.as_round(self, number=len(self.active_rounds()) + 1)
         after = self.replay([*self.active_rounds(), new])
         return after, new
 
     def record_round(self, inputs: RoundInputs, seen_version: int | None = None) -> Round:
-        """Save a round after checking it against the rules; the game row is locked meanwhile."""
-        with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
-            game.club = self.club
-            game.check_version(seen_version)
-            story, new = game.check_round(inputs)
-            game_rounds = game.active_rounds()
+        """Save a round after checking it against the rules.
+
+        The rules are worked out first, outside any transaction; the write then only goes
+        through if the game is still at the version that work was based on (one UPDATE with the
+        version in its WHERE, then the INSERT). So the write lock is held for two statements,
+        not for the whole replay, and a phone that saw an older game is refused.
+        """
+        for _attempt in range(3):
+            self.check_version(seen_version)
+            story, new = self.check_round(inputs)
             if story.last.result.result == "table_decides":
                 raise InputError("the rules leave this open: the table must choose", "choice")
-            new.save()
-            game.forget_cache()
-            game._rounds = [*game_rounds, new]
-            game.after_change()
-        return new
+            with transaction.atomic():
+                moved = Game.objects.filter(pk=self.pk, version=self.version).update(
+                    version=self.version + 1,
+                    round_count=len(story.steps),
+                    finished=story.game_over,
+                    result_text=story.result_words,
+                )
+                if moved:
+                    new.save()
+            if moved:
+                self.version += 1
+                self.round_count, self.finished = len(story.steps), story.game_over
+                self.result_text = story.result_words
+                self._rounds, self._story = [*self.active_rounds(), new], story
+                return new
+            # Another phone changed the game between our reading and our writing.
+            fresh = Game.objects.get(pk=self.pk)
+            if seen_version is not None:
+                raise StaleGame(fresh)
+            self.version, self.finished = fresh.version, fresh.finished
+            self.forget_cache()
+        raise StaleGame(self)
 
     def undo(self, seen_version: int | None = None) -> Round | None:
         """Take back the last round. It stays in the database, marked undone."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
-            game.club = self.club
+            game = self.locked()
             game.check_version(seen_version)
             rounds = game.active_rounds()
             if not rounds:
@@ -316,8 +359,7 @@ class Game(models.Model):
                    ) -> list[str]:  # fmt: skip
         """Replace a past round and re-resolve every later one; says what changed in words."""
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
-            game.club = self.club
+            game = self.locked()
             game.check_version(seen_version)
             rounds = game.active_rounds()
             if not 1 <= number <= len(rounds):
@@ -349,6 +391,16 @@ class Game(models.Model):
             return "changed this game"
         verb = {Round.ACTIVE: "recorded", Round.UNDONE: "took back", Round.EDITED: "edited"}
         return f"{verb[round.state]} round {round.number}"
+
+    def locked(self) -> Game:
+        """This game read again under a lock on its row (a no-op on SQLite, where the
+        IMMEDIATE transaction already holds the write lock). The seats never change: kept."""
+        game = Game.objects.select_for_update().get(pk=self.pk)
+        game.club = self.club
+        for kept in ("_seats", "_rules"):
+            if hasattr(self, kept):
+                setattr(game, kept, getattr(self, kept))
+        return game
 
     def check_version(self, seen_version: int | None) -> None:
         if seen_version is not None and seen_version != self.version:
@@ -534,6 +586,8 @@ def replay(rules: RuleSet, seats: list[GameSeat], first_dealer: int,
             else tuple(names[p] for p in round.lowest if 0 <= p < len(names)),
             choice=round.choice or None,
         )
+        if story.game_over:
+            raise RoundError(f"round {i + 1}: the game was already over", "ending")
         try:
             result = resolve_round(rules, table, outcome)
         except RoundError as refusal:

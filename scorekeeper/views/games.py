@@ -11,10 +11,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
-from ..access import club_view, game_of, viewer_view
+from ..access import club_view, game_view, viewer_game_view
 from ..chart import lives_chart
 from ..club_forms import NewGameForm, RecordForm
-from ..models import Club, Game, Round, RoundInputs, StaleGame, Step, Story, key_digest
+from ..models import Club, Game, Round, RoundInputs, StaleGame, Step, Story, version_for_key
 from ..rules import ENDINGS
 from ..rules.errors import InputError
 
@@ -80,16 +80,16 @@ def table_context(game: Game, form: RecordForm | None = None, preview=None,
 
 @require_GET
 @vary_on_headers("HX-Request")
-@club_view
-def game(request: HttpRequest, club: Club, game_id) -> HttpResponse:
-    return _render_table(request, game_of(club, game_id))
+@game_view
+def game(request: HttpRequest, game: Game) -> HttpResponse:
+    return _render_table(request, game)
 
 
 @require_GET
 @vary_on_headers("HX-Request")
-@viewer_view
-def view_game(request: HttpRequest, club: Club, game_id) -> HttpResponse:
-    return _render_table(request, game_of(club, game_id), viewer=True)
+@viewer_game_view
+def view_game(request: HttpRequest, game: Game) -> HttpResponse:
+    return _render_table(request, game, viewer=True)
 
 
 def _render_table(request: HttpRequest, game: Game, **context) -> HttpResponse:
@@ -116,21 +116,18 @@ def _version_answer(request: HttpRequest, version: int | None) -> HttpResponse:
 @require_GET
 def game_version(request: HttpRequest, key: str, game_id) -> HttpResponse:
     """Polled every 2 seconds by every open page of a game: one indexed query, no rendering."""
-    versions = Game.objects.filter(pk=game_id, club__key_hash=key_digest(key))
-    return _version_answer(request, versions.values_list("version", flat=True).first())
+    return _version_answer(request, version_for_key(game_id, "key_hash", key))
 
 
 @require_GET
 def view_game_version(request: HttpRequest, view_key: str, game_id) -> HttpResponse:
-    versions = Game.objects.filter(pk=game_id, club__view_key_hash=key_digest(view_key))
-    return _version_answer(request, versions.values_list("version", flat=True).first())
+    return _version_answer(request, version_for_key(game_id, "view_key_hash", view_key))
 
 
 @require_POST
-@club_view
-def record(request: HttpRequest, club: Club, game_id) -> HttpResponse:
+@game_view
+def record(request: HttpRequest, game: Game) -> HttpResponse:
     """Preview a round (what will happen), or confirm it (save it)."""
-    game = game_of(club, game_id)
     form = RecordForm(request.POST, game=game)
     confirm = "confirm" in request.POST
     if not form.is_valid():
@@ -149,9 +146,9 @@ def record(request: HttpRequest, club: Club, game_id) -> HttpResponse:
     except IntegrityError:
         # The same tap arrived twice (a double tap, or a retry after a lost answer).
         messages.info(request, "That round was already recorded.")
-    game.forget_cache()
-    game.refresh_from_db()
     if request.htmx:
+        game.forget_cache()
+        game.refresh_from_db()
         return _render_table(request, game)
     return redirect(game)
 
@@ -178,9 +175,8 @@ def _stale(request: HttpRequest, game: Game, inputs: RoundInputs | None) -> Http
 
 
 @require_POST
-@club_view
-def undo(request: HttpRequest, club: Club, game_id) -> HttpResponse:
-    game = game_of(club, game_id)
+@game_view
+def undo(request: HttpRequest, game: Game) -> HttpResponse:
     version = request.POST.get("version")
     try:
         undone = game.undo(seen_version=int(version) if version and version.isdigit() else None)
@@ -197,9 +193,9 @@ def undo(request: HttpRequest, club: Club, game_id) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@club_view
-def edit_round(request: HttpRequest, club: Club, game_id, number: int) -> HttpResponse:
-    game = game_of(club, game_id)
+@game_view
+def edit_round(request: HttpRequest, game: Game, number: int) -> HttpResponse:
+    club = game.club
     rounds = game.active_rounds()
     if not 1 <= number <= len(rounds):
         messages.error(request, f"There is no round {number}.")
@@ -228,16 +224,16 @@ def edit_round(request: HttpRequest, club: Club, game_id, number: int) -> HttpRe
 
 @require_GET
 @vary_on_headers("HX-Request")
-@club_view
-def round_log(request: HttpRequest, club: Club, game_id) -> HttpResponse:
-    return _render_log(request, game_of(club, game_id), viewer=False)
+@game_view
+def round_log(request: HttpRequest, game: Game) -> HttpResponse:
+    return _render_log(request, game, viewer=False)
 
 
 @require_GET
 @vary_on_headers("HX-Request")
-@viewer_view
-def view_round_log(request: HttpRequest, club: Club, game_id) -> HttpResponse:
-    return _render_log(request, game_of(club, game_id), viewer=True)
+@viewer_game_view
+def view_round_log(request: HttpRequest, game: Game) -> HttpResponse:
+    return _render_log(request, game, viewer=True)
 
 
 def _render_log(request: HttpRequest, game: Game, viewer: bool) -> HttpResponse:
@@ -279,9 +275,9 @@ def log_entry(story: Story, step: Step) -> dict:
 
 
 @require_POST
-@club_view
-def play_again(request: HttpRequest, club: Club, game_id) -> HttpResponse:
-    game = game_of(club, game_id)
+@game_view
+def play_again(request: HttpRequest, game: Game) -> HttpResponse:
+    club = game.club
     new = game.play_again()
     messages.success(request, "A new game with the same players and rules: the deal moved on.")
     return redirect(reverse("game", args=[club.key, new.id]))
