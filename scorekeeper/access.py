@@ -26,31 +26,26 @@ def _gone_or_404(request: HttpRequest, key: str):
     raise Http404("No club at this link")
 
 
-def club_view(view):
-    """The club whose secret key is in the URL: it may record and change."""
+def _club_from_link(secret: bool):
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, key: str = "", view_key: str = "", **kwargs):
+            key = key or view_key
+            club = Club.objects.with_key(key) if secret else Club.objects.with_view_key(key)
+            if club is None:
+                return _gone_or_404(request, key)
+            if secret:
+                remember_club(request, club)
+            return view(request, club, **kwargs)
 
-    @wraps(view)
-    def wrapper(request: HttpRequest, key: str, *args, **kwargs):
-        club = Club.objects.with_key(key)
-        if club is None:
-            return _gone_or_404(request, key)
-        remember_club(request, club)
-        return view(request, club, *args, **kwargs)
+        return wrapper
 
-    return wrapper
+    return decorator
 
 
-def viewer_view(view):
-    """The club whose view key is in the URL: it may only look."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, view_key: str, *args, **kwargs):
-        club = Club.objects.with_view_key(view_key)
-        if club is None:
-            return _gone_or_404(request, view_key)
-        return view(request, club, *args, **kwargs)
-
-    return wrapper
+# The club through its secret link (may record and change), or its view link (only looks).
+club_view = _club_from_link(secret=True)
+viewer_view = _club_from_link(secret=False)
 
 
 def _game_from_link(key_field: str, secret: bool):

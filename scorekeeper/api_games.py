@@ -237,19 +237,13 @@ def record_round(request: HttpRequest, data: dict[str, Any], game_id):
         pass  # the same client id twice: already recorded, applied once
     except InputError as refusal:
         raise InputError(refusal.message, _engine_field(game, refusal.field)) from None
-    game.refresh_from_db()
-    game.forget_cache()
+    game.reload()
     return game_data(game)
 
 
 def _stale(game: Game, inputs: RoundInputs | None):
-    game.refresh_from_db()
-    game.forget_cache()
-    if (
-        inputs is not None
-        and inputs.client_id
-        and game.rounds.filter(client_id=inputs.client_id).exists()
-    ):
+    game.reload()
+    if inputs is not None and game.has_round_from(inputs.client_id):
         return game_data(game)  # a retry of a tap already recorded
     body = {
         "error": f"the game changed since version you sent: it is at version {game.version}, "
@@ -267,8 +261,7 @@ def undo(request: HttpRequest, data: dict[str, Any], game_id):
         game.undo(seen_version=_version(data))
     except StaleGame:
         return _stale(game, None)
-    game.refresh_from_db()
-    game.forget_cache()
+    game.reload()
     return game_data(game)
 
 

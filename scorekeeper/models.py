@@ -384,6 +384,15 @@ class Game(models.Model):
             game.after_change()
         return describe_changes(before, after)
 
+    def reload(self) -> None:
+        """Read the game again, forgetting everything derived from what it was."""
+        self.refresh_from_db()
+        self.forget_cache()
+
+    def has_round_from(self, client_id: str) -> bool:
+        """Whether a tap with this id was already recorded (a double tap, or a retry)."""
+        return bool(client_id) and self.rounds.filter(client_id=client_id).exists()
+
     def latest_change(self) -> str:
         """What the newest change to the game was, in words, for a phone that missed it."""
         round = self.rounds.annotate(when=Coalesce("changed", "created")).order_by("-when").first()

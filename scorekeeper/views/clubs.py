@@ -98,36 +98,39 @@ def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
     return redirect(club)
 
 
+def _with_a_name(request: HttpRequest, club: Club, act) -> HttpResponse:
+    """Read a name from the form, act on it, and say what happened (or why not)."""
+    form = PlayerNameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A player needs a name of at most 60 characters.")
+    else:
+        try:
+            messages.success(request, act(form.cleaned_data["name"]))
+        except InputError as refusal:
+            messages.error(request, refusal.message.capitalize() + ".")
+    return redirect(club)
+
+
 @require_POST
 @club_view
 def add_player(request: HttpRequest, club: Club) -> HttpResponse:
-    form = PlayerNameForm(request.POST)
-    if form.is_valid():
-        try:
-            player = club.add_player(form.cleaned_data["name"])
-            messages.success(request, f"{player.name} joined the club.")
-        except InputError as refusal:
-            messages.error(request, refusal.message.capitalize() + ".")
-    else:
-        messages.error(request, "A player needs a name of at most 60 characters.")
-    return redirect(club)
+    def add(name: str) -> str:
+        return f"{club.add_player(name).name} joined the club."
+
+    return _with_a_name(request, club, add)
 
 
 @require_POST
 @club_view
 def rename_player(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = get_object_or_404(club.players, pk=player_id)
-    form = PlayerNameForm(request.POST)
-    if form.is_valid():
-        old = player.name
-        try:
-            player.rename(form.cleaned_data["name"])
-            messages.success(request, f"{old} is now called {player.name}.")
-        except InputError as refusal:
-            messages.error(request, refusal.message.capitalize() + ".")
-    else:
-        messages.error(request, "A player needs a name of at most 60 characters.")
-    return redirect(club)
+    old = player.name
+
+    def rename(name: str) -> str:
+        player.rename(name)
+        return f"{old} is now called {player.name}."
+
+    return _with_a_name(request, club, rename)
 
 
 @require_POST

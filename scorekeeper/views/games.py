@@ -147,21 +147,15 @@ def record(request: HttpRequest, game: Game) -> HttpResponse:
         # The same tap arrived twice (a double tap, or a retry after a lost answer).
         messages.info(request, "That round was already recorded.")
     if request.htmx:
-        game.forget_cache()
-        game.refresh_from_db()
+        game.reload()
         return _render_table(request, game)
     return redirect(game)
 
 
 def _stale(request: HttpRequest, game: Game, inputs: RoundInputs | None) -> HttpResponse:
     """Someone else changed the game first: show the table as it is now, saying so."""
-    game.refresh_from_db()
-    game.forget_cache()
-    if (
-        inputs is not None
-        and inputs.client_id
-        and game.rounds.filter(client_id=inputs.client_id).exists()
-    ):
+    game.reload()
+    if inputs is not None and game.has_round_from(inputs.client_id):
         messages.info(request, "That round was already recorded.")
     else:
         messages.warning(
@@ -185,8 +179,7 @@ def undo(request: HttpRequest, game: Game) -> HttpResponse:
         return _stale(request, stale.game, None)
     except InputError as refusal:
         messages.error(request, refusal.message.capitalize() + ".")
-    game.forget_cache()
-    game.refresh_from_db()
+    game.reload()
     if request.htmx:
         return _render_table(request, game)
     return redirect(game)
