@@ -9,7 +9,7 @@ from .models import Story
 # Distinct colours and dash patterns, so lines differ for colour-blind readers too.
 COLOURS = ["#0f5132", "#b3261e", "#1f4e9c", "#8a5a00", "#6a1b9a", "#00695c", "#c2185b", "#37474f"]
 DASHES = ["", "6 3", "2 3", "8 3 2 3"]
-WIDTH, HEIGHT, PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 340, 180, 30, 10, 10, 28
+WIDTH, HEIGHT, PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 320, 200, 28, 10, 10, 30
 
 
 @dataclass
