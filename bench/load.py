@@ -261,38 +261,39 @@ async def tables(
     stop = time.monotonic() + seconds
     versions = [0] * count
 
-    async def phone(table: int) -> None:
+    async def every(period: float, send, stats: Stats) -> None:
+        """One phone: a request every ``period`` seconds, starting at a random moment."""
         conn = Connection(port)
-        await asyncio.sleep(random.uniform(0, POLL_EVERY))
+        await asyncio.sleep(random.uniform(0, period))
         while time.monotonic() < stop:
             tick = time.monotonic()
             start = time.perf_counter()
             try:
-                status, _ = await conn.request("GET", f"{games[table]['poll']}?v={versions[table]}")
-                polls.add(time.perf_counter() - start, status in (200, 204))
-                if status == 200:
-                    versions[table] += 1  # a real page would refresh itself here
+                ok = await send(conn)
+                stats.add(time.perf_counter() - start, ok)
             except (OSError, ConnectionError, asyncio.IncompleteReadError):
-                polls.add(time.perf_counter() - start, False)
-            await asyncio.sleep(max(0.0, POLL_EVERY - (time.monotonic() - tick)))
+                stats.add(time.perf_counter() - start, False)
+            await asyncio.sleep(max(0.0, period - (time.monotonic() - tick)))
         await conn.close()
 
-    async def scorer(table: int) -> None:
-        conn = Connection(port)
-        await asyncio.sleep(random.uniform(0, RECORD_EVERY))
-        while time.monotonic() < stop:
-            tick = time.monotonic()
-            start = time.perf_counter()
-            try:
-                status, _ = await conn.request("POST", *record_request(games[table], secrets))
-                records.add(time.perf_counter() - start, status == 302)
-            except (OSError, ConnectionError, asyncio.IncompleteReadError):
-                records.add(time.perf_counter() - start, False)
-            await asyncio.sleep(max(0.0, RECORD_EVERY - (time.monotonic() - tick)))
-        await conn.close()
+    def poll(table: int):
+        async def send(conn: Connection) -> bool:
+            status, _ = await conn.request("GET", f"{games[table]['poll']}?v={versions[table]}")
+            if status == 200:
+                versions[table] += 1  # a real page would refresh itself here
+            return status in (200, 204)
 
-    jobs = [phone(t) for t in range(count) for _ in range(PHONES)] + [
-        scorer(t) for t in range(count)
+        return every(POLL_EVERY, send, polls)
+
+    def record(table: int):
+        async def send(conn: Connection) -> bool:
+            status, _ = await conn.request("POST", *record_request(games[table], secrets))
+            return status == 302
+
+        return every(RECORD_EVERY, send, records)
+
+    jobs = [poll(t) for t in range(count) for _ in range(PHONES)] + [
+        record(t) for t in range(count)
     ]
     await asyncio.gather(*jobs)
     return {"poll": polls, "record": records}

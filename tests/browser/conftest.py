@@ -9,6 +9,8 @@ import shutil
 
 import pytest
 
+from .phones import open_phone
+
 # The sync Playwright API runs an event loop in the test thread; Django's ORM would refuse to
 # run there. Only the browser tests need this.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -22,7 +24,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-PHONE = {"width": 390, "height": 844}
 
 
 def chromium_path() -> str:
@@ -48,19 +49,15 @@ def browser():
 
 @pytest.fixture
 def phone(browser):
-    """A phone: a fresh browser context with a 390×844 screen."""
-    context = browser.new_context(viewport=PHONE, has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    context, page = open_phone(browser, has_touch=True)
     yield page
     context.close()
 
 
 @pytest.fixture
 def phone_without_javascript(browser):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
+    context, page = open_phone(browser, java_script_enabled=False)
+    yield page
     context.close()
 
 

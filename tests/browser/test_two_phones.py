@@ -8,19 +8,16 @@ from playwright.sync_api import expect
 from scorekeeper.models import Round
 
 from ..factory import make_game
+from .phones import open_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def two_phones(browser):
-    contexts = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2)]
-    pages = []
-    for context in contexts:
-        context.set_default_timeout(10_000)
-        pages.append(context.new_page())
-    yield pages
-    for context in contexts:
+    phones = [open_phone(browser) for _ in range(2)]
+    yield [page for _context, page in phones]
+    for context, _page in phones:
         context.close()
 
 
