@@ -152,7 +152,10 @@ def create_game(request: HttpRequest, data: dict[str, Any], club_id):
         raise InputError(f"{first_name} is not one of the players", "first_dealer")
     # Adding unknown players and starting the game stand or fall together.
     with transaction.atomic():
-        players = [club.player_named(name) or club.add_player(name) for name in clean]
+        try:
+            players = [club.player_named(name) or club.add_player(name) for name in clean]
+        except InputError as refusal:
+            raise InputError(refusal.message, "players") from None
         game = Game.start(club, players, folded.index(first_name.casefold()), rules, preset.id)
     return 201, game_data(game)
 

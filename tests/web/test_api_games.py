@@ -186,6 +186,7 @@ def test_bad_new_games_are_refused_and_add_nobody(client, club):
         ({"rules": "schwimmen", "players": [f"P{i}" for i in range(10)]}, "players"),
         ({"rules": "scat", "players": ["Ann", "Ben"], "first_dealer": "Zed"}, "first_dealer"),
         ({"rules": "scat", "players": ["Ann", "Ben"], "lives": 0}, "rules.overrides.lives"),
+        ({"rules": "scat", "players": ["Ann", "B" * 61]}, "players"),
     ]
     for body, field in cases:
         response = post(client, url, body, club["key"])
