@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from .access import may_create_club
 from .api import error, json_endpoint
-from .models import Club, Game, RoundInputs, StaleGame
+from .models import Club, Game, RoundInputs, StaleGame, refuse_control_characters
 from .rules import build_rules
 from .rules.cards import CardError, parse_cards
 from .rules.errors import InputError
@@ -113,6 +113,7 @@ def create_club(request: HttpRequest, data: dict[str, Any]):
         raise InputError("a club needs a name", "name")
     if len(name.strip()) > 100:
         raise InputError("a club's name is at most 100 characters", "name")
+    refuse_control_characters(name, "name")
     allowed, who = may_create_club(request)
     if not allowed:
         return 429, {
@@ -195,11 +196,13 @@ def round_inputs(game: Game, data: dict[str, Any]) -> RoundInputs:
             except CardError as refusal:
                 raise InputError(f"{name}: {refusal}", f"hands.{name}") from None
     choice = data.get("choice")
-    if choice is not None and not isinstance(choice, str):
+    if choice is not None and (not isinstance(choice, str) or len(choice) > 40):
         raise InputError("a choice is one of the ids the table was offered", "choice")
+    refuse_control_characters(choice or "", "choice")
     client_id = data.get("client_id") or ""
     if not isinstance(client_id, str) or len(client_id) > 64:
         raise InputError("a client id is text of at most 64 characters", "client_id")
+    refuse_control_characters(client_id, "client_id")
     return RoundInputs(
         ending=ending,
         knocker=knocker,

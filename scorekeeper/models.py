@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,7 +33,18 @@ KEY_BYTES = 24  # 192 bits of randomness in every secret link
 
 
 def new_key() -> str:
-    return secrets.token_urlsafe(KEY_BYTES)
+    """A secret for a link. Never one that starts with "-", which a command line would read as
+    an option (manage.py export_club <key>)."""
+    while (key := secrets.token_urlsafe(KEY_BYTES)).startswith("-"):
+        pass
+    return key
+
+
+def refuse_control_characters(text: str, field: str) -> str:
+    """Text to store: no NUL or other control characters (PostgreSQL refuses NUL outright)."""
+    if any(unicodedata.category(char) == "Cc" for char in text):
+        raise InputError("control characters are not allowed here", field)
+    return text
 
 
 def key_digest(key: str) -> str:
@@ -43,7 +55,7 @@ def key_digest(key: str) -> str:
 
 def clean_name(name: str) -> str:
     """A player's name with its spaces tidied, or a refusal saying what is wrong with it."""
-    name = " ".join(name.split())
+    name = refuse_control_characters(" ".join(name.split()), "name")
     if not name:
         raise InputError("a player needs a name", "name")
     if len(name) > 60:
@@ -106,6 +118,8 @@ class Club(models.Model):
         return self.players.create(name=name, name_key=name_key(name))
 
     def player_named(self, name: str) -> Player | None:
+        if any(unicodedata.category(char) == "Cc" for char in name):
+            return None  # no such name can be stored; add_player says why
         return self.players.filter(name_key=name_key(name)).first()
 
     def replace_key(self, which: str) -> None:

@@ -38,8 +38,9 @@ def test_creating_a_club_returns_its_id_key_and_link(client):
     assert data == {"id": str(club.id), "key": club.key, "url": f"http://testserver/c/{club.key}/"}
 
 
-def test_a_club_needs_a_name(client):
-    response = post(client, "/api/v1/clubs", {"name": ""})
+@pytest.mark.parametrize("name", ["", "Nul\x00club", "Bell\x07"])
+def test_a_club_needs_a_name_of_plain_text(client, name):
+    response = post(client, "/api/v1/clubs", {"name": name})
     assert response.status_code == 400 and response.json()["field"] == "name"
     assert not Club.objects.exists()
 
@@ -187,6 +188,7 @@ def test_bad_new_games_are_refused_and_add_nobody(client, club):
         ({"rules": "scat", "players": ["Ann", "Ben"], "first_dealer": "Zed"}, "first_dealer"),
         ({"rules": "scat", "players": ["Ann", "Ben"], "lives": 0}, "rules.overrides.lives"),
         ({"rules": "scat", "players": ["Ann", "B" * 61]}, "players"),
+        ({"rules": "scat", "players": ["Ann", "B\x00n"]}, "players"),
     ]
     for body, field in cases:
         response = post(client, url, body, club["key"])

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 
 SPEC = openapi_description()
-NAMES = st.sampled_from(["Ann", "Ben", "Cat", "Zed", "", "ann", "<script>", "\u202eBen"])
+NAMES = st.sampled_from(["Ann", "Ben", "Cat", "Zed", "", "ann", "<script>", "\u202eBen", "A\x00n"])
 CARDS = st.sampled_from(["AS", "KS", "9D", "10h", "A♠", "5S", "ZZ", "", "AS KS QS", "7C 8C 9C"])
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.models import Game, Round, RoundInputs, StaleGame
+from scorekeeper.models import Game, Round, RoundInputs, StaleGame, new_key
 from scorekeeper.rules.errors import InputError
 
 from ..factory import knock, make_club, make_game, record_knocks, seat_of
@@ -136,3 +136,7 @@ def test_player_names_are_unique_in_a_club_ignoring_case_and_spaces():
         ben.rename("ann")
     ben.rename("Benjamin")
     assert club.player_named("benjamin") == ben
+
+
+def test_keys_never_start_with_a_dash_which_a_command_line_would_read_as_an_option():
+    assert not any(new_key().startswith("-") for _ in range(2000))

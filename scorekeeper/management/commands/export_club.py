@@ -10,7 +10,10 @@ class Command(BaseCommand):
     help = "Write a club (players, games, every round) as JSON to standard output."
 
     def add_arguments(self, parser):
-        parser.add_argument("key", help="the club's secret key (from its link)")
+        parser.add_argument(
+            "key",
+            help="the club's secret key, from its link (put -- before a key that starts with -)",
+        )
 
     def handle(self, *args, key, **options):
         club = Club.objects.with_key(key)
