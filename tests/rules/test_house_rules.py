@@ -35,29 +35,18 @@ def test_only_the_knocker_loses_1_when_the_knocker_alone_loses_1():
     assert result.losses == {"Ann": 1}
 
 
-def test_the_knocker_loses_2_to_a_31_made_after_the_knock():
+def ben_shows_31_after_anns_knock(**house_rules):
     seats = [seat("Ann", MID), seat("Ben", TOP), seat("Cat", HIGH)]
-    result = play(
-        "scat",
-        seats,
-        "thirty_one",
-        knocker="Ann",
-        shown_by=("Ben",),
-        thirty_one_after_knock="knocker_loses_2",
-    )
+    return play("scat", seats, "thirty_one", knocker="Ann", shown_by=("Ben",), **house_rules)
+
+
+def test_the_knocker_loses_2_to_a_31_made_after_the_knock():
+    result = ben_shows_31_after_anns_knock(thirty_one_after_knock="knocker_loses_2")
     assert result.losses == {"Ann": 2, "Cat": 1}
 
 
 def test_a_31_after_a_knock_only_ranks_top_when_31_counts_only_before_a_knock():
-    seats = [seat("Ann", MID), seat("Ben", TOP), seat("Cat", HIGH)]
-    result = play(
-        "scat",
-        seats,
-        "thirty_one",
-        knocker="Ann",
-        shown_by=("Ben",),
-        thirty_one_after_knock="top_hand",
-    )
+    result = ben_shows_31_after_anns_knock(thirty_one_after_knock="top_hand")
     assert result.losses == {"Ann": 2}  # a showdown: Ann, the knocker, alone at the bottom
     assert any("counts only before a knock" in line for line in result.explanation)
 
