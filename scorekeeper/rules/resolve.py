@@ -101,6 +101,16 @@ def _names(names: list[str] | tuple[str, ...]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _verb(names: list[str] | tuple[str, ...], one: str, several: str) -> str:
+    """The verb that agrees with a list of names: "Ana loses", "Ana and Ben lose"."""
+    return one if len(names) == 1 else several
+
+
+def _all(names: list[str] | tuple[str, ...]) -> str:
+    """ "both" for two players, "all" for more."""
+    return "both" if len(names) == 2 else "all"
+
+
 @dataclass
 class _Round:
     """The working state of one resolution: checked inputs, losses and their reasons."""
@@ -160,8 +170,12 @@ def _check_table(state: _Round) -> None:
             raise RoundError(f"two players are called {seat.name.strip()}", f"{where}.name")
         if seat.status not in STATUSES:
             raise RoundError("a status is “in”, “county” or “out”", f"{where}.status")
-        if not 0 <= seat.lives <= 99:
-            raise RoundError(f"{seat.name} cannot have {seat.lives} lives", f"{where}.lives")
+        if not 0 <= seat.lives <= rules.lives:
+            raise RoundError(
+                f"{seat.name} cannot have {lives_word(seat.lives)}: the game starts with "
+                f"{lives_word(rules.lives)} and lives are never won back",
+                f"{where}.lives",
+            )
         if seat.status == "in" and seat.lives == 0:
             raise RoundError(f"{seat.name} has no lives left, so cannot be in", f"{where}.status")
         if seat.status != "in" and seat.lives:
@@ -258,6 +272,12 @@ def _check_outcome(state: _Round) -> None:
             )
     elif shown:
         raise RoundError(f"nobody shows a hand to end {ENDINGS[outcome.ending]}", "shown_by")
+    if knocker is not None and knocker in shown:
+        raise RoundError(
+            f"{knocker} knocked, and a knocker's hand stays as it is after the knock: "
+            f"{knocker} cannot also show {_shown_what(outcome.ending)}",
+            "shown_by",
+        )
     for name in shown:
         _check_shown(state, name)
     if outcome.lowest is not None:
@@ -287,6 +307,17 @@ def _check_shown(state: _Round, name: str) -> None:
         return
     worth = "31 or more" if at_least else "31"
     raise RoundError(f"{name}'s hand is worth {points(value)}, not {worth}", "shown_by")
+
+
+def _dealt(state: _Round) -> str:
+    """What the players who showed a dealt 31 were dealt, in words: 31, 32, or 31 or more."""
+    shown = state.outcome.shown_by
+    values = {state.values[name] for name in shown if name in state.values}
+    if len(values) == 1 and len(shown) == sum(name in state.values for name in shown):
+        return points(values.pop())
+    if state.rules.thirty_one_dealt == "others_lose_1_redeal":
+        return "31 or more"
+    return "31"
 
 
 def _shown_what(ending: str) -> str:
@@ -330,7 +361,10 @@ def _score(state: _Round) -> RoundResult | None:
             )
             _showdown(state, knocker, top=who)
         else:
-            state.story.append(f"{who} showed 31.")
+            if knocker is not None:
+                state.story.append(f"{knocker} knocked, then {who} showed 31.")
+            else:
+                state.story.append(f"{who} showed 31.")
             for name in state.playing:
                 if name == who:
                     continue
@@ -339,7 +373,7 @@ def _score(state: _Round) -> RoundResult | None:
                 else:
                     state.lose(name, 1, f"{who} showed 31, which costs every other player a life")
     elif ending == "dealt_thirty_one":
-        state.story.append(f"{_names(shown)} {'was' if len(shown) == 1 else 'were'} dealt 31.")
+        state.story.append(f"{_names(shown)} {_verb(shown, 'was', 'were')} dealt {_dealt(state)}.")
         if rules.thirty_one_dealt == "showdown":
             state.story.append("A dealt 31 ends the round at once and the lowest hand loses.")
             _showdown(state, None, top=shown[0])
@@ -363,11 +397,9 @@ def _score(state: _Round) -> RoundResult | None:
                     state.lose(
                         name,
                         1,
-                        f"{_names(shown)} {'was' if len(shown) == 1 else 'were'} "
-                        "dealt 31, which costs every other player a life",
+                        f"{_names(shown)} {_verb(shown, 'was', 'were')} dealt {_dealt(state)}, "
+                        "which costs every other player a life",
                     )
-            if rules.thirty_one_dealt == "others_lose_1_redeal":
-                state.story.append("Then the cards are dealt again.")
     elif ending == "three_aces":
         who = shown[0]
         state.story.append(f"{who} showed three aces (fire).")
@@ -378,9 +410,7 @@ def _score(state: _Round) -> RoundResult | None:
                 )
     elif ending == "stock_out":
         if rules.stock_out == "draw":
-            state.story.append(
-                "The stock ran out: under these rules the hand is a draw and nobody loses a life."
-            )
+            state.story.append("The stock ran out: under these rules the hand is a draw.")
         else:
             state.story.append("The stock ran out and the hands were shown.")
             _showdown(state, None)
@@ -390,26 +420,40 @@ def _score(state: _Round) -> RoundResult | None:
 def _lowest(state: _Round, top: str | None) -> list[str]:
     """The players at the bottom: named by the table, or found from the hands entered."""
     named = state.outcome.lowest
-    if named is not None:
-        if top is not None and top in named:
-            raise RoundError(f"{top} showed the top hand, so cannot be lowest", "lowest")
-        state.story.append(f"The table named {_names(named)} lowest.")
-        return list(named)
     missing = [
         seat for seat in state.table.players if seat.playing and seat.name not in state.values
     ]
+    if named is not None:
+        if top is not None and top in named:
+            raise RoundError(f"{top} showed the top hand, so cannot be lowest", "lowest")
+        if missing:
+            state.story.append(f"The table named {_names(named)} lowest.")
+            return list(named)
+        # Every hand is known: the cards decide, and a table that named others is told so.
+        found = _lowest_by_cards(state, top, [])
+        if set(found) != set(named):
+            raise RoundError(
+                f"the cards entered make {_names(found)} lowest, not {_names(named)}: "
+                "correct the cards or the lowest players",
+                "lowest",
+            )
     if missing:
         i = state.table.players.index(missing[0])
         raise RoundError(
             f"enter {missing[0].name}'s cards or value, or name the lowest players",
             f"players[{i}].cards",
         )
+    return _lowest_by_cards(state, top, state.story)
+
+
+def _lowest_by_cards(state: _Round, top: str | None, story: list[str]) -> list[str]:
+    """The lowest players by the hands entered, telling ``story`` how the cards were read."""
     values = {name: state.values[name] for name in state.playing}
     if state.rules.unshown_31 == "counts_30":
         for name, value in values.items():
             if value == 31 and name != top:
                 values[name] = Fraction(30)
-                state.story.append(f"{name}'s 31 was not shown at once, so it counts as 30.")
+                story.append(f"{name}'s 31 was not shown at once, so it counts as 30.")
     low = min(values.values())
     lowest = [name for name in state.playing if values[name] == low]
     if len(lowest) > 1 and state.rules.tie_break == "highest_card":
@@ -418,20 +462,20 @@ def _lowest(state: _Round, top: str | None) -> list[str]:
             bottom = min(keys.values())
             broken = [name for name in lowest if keys[name] == bottom]
             if len(broken) < len(lowest):
-                state.story.append(
+                story.append(
                     f"{_names(lowest)} have {points(low)} each; the highest counted card breaks "
                     f"the tie, leaving {_names(broken)} lowest."
                 )
                 return broken
         else:
-            state.story.append(
+            story.append(
                 f"{_names(lowest)} have {points(low)} each; without their cards the tie cannot "
                 "be broken by the highest card."
             )
     if len(lowest) == 1:
-        state.story.append(f"{lowest[0]} has the lowest hand, {points(low)}.")
+        story.append(f"{lowest[0]} has the lowest hand, {points(low)}.")
     else:
-        state.story.append(f"{_names(lowest)} tie for lowest with {points(low)}.")
+        story.append(f"{_names(lowest)} tie for lowest with {points(low)}.")
     return lowest
 
 
@@ -473,7 +517,10 @@ def _showdown(state: _Round, knocker: str | None, top: str | None = None) -> Non
             f"knocked and tied for lowest with {_names(others)}; a knocker in a tie loses 2",
         )
     else:  # only_knocker
-        state.story.append(f"Only the knocker loses in a tie, so {_names(others)} lose nothing.")
+        state.story.append(
+            f"Only the knocker loses in a tie, so {_names(others)} {_verb(others, 'loses', 'lose')} "
+            "nothing."
+        )
         state.lose(
             knocker,
             rules.knocker_alone,
@@ -549,13 +596,16 @@ def _finish(state: _Round) -> RoundResult:
     revived = False
     if state.losses and not still_in:
         everyone = _names(state.playing)
+        every = _all(state.playing)
         if rules.all_out == "replay":
             return _replay(
                 state,
-                f"{everyone} would all go out at once, so nobody loses and the hand is replayed.",
+                f"{everyone} would {every} go out at once, so nobody loses and the hand is "
+                "replayed.",
             )
         if rules.all_out == "revival":
             picked = "revival"
+            word = rules.status_label("county")
             final_two = len(state.playing) == 2 and all(
                 state.seats[name].status == "county" for name in state.playing
             )
@@ -566,7 +616,7 @@ def _finish(state: _Round) -> RoundResult:
                         Choice(
                             "revival",
                             "Everyone goes out, and every eliminated player returns "
-                            "on the last chance",
+                            f"{word}",
                         ),
                         Choice("replay", "Nobody loses and the hand is replayed"),
                     ),
@@ -578,10 +628,9 @@ def _finish(state: _Round) -> RoundResult:
             if picked == "replay":
                 return _replay(state, "Nobody loses and the hand is replayed.")
             revived = True
-            word = rules.status_label("county")
             state.story.append(
-                f"{everyone} tied on the last chance and all go out, so every eliminated "
-                f"player returns {word} and play goes on."
+                f"{everyone} would {every} go out at once, so every eliminated player returns "
+                f"{word} and play goes on."
             )
             after = {seat.name: (0, "county") for seat in table.players}
             still_in = [seat.name for seat in table.players]
@@ -624,6 +673,10 @@ def _finish(state: _Round) -> RoundResult:
         story.append(
             f"That was round {rules.round_limit} of {rules.round_limit}: the most lives wins."
         )
+    if not over and state.outcome.ending == "dealt_thirty_one" and (
+        rules.thirty_one_dealt == "others_lose_1_redeal"
+    ):
+        story.append("Then the cards are dealt again.")
     if winner:
         story.append(f"{winner} wins the game.")
     if tie:
@@ -660,12 +713,19 @@ def _next_dealer(state: _Round, after: dict[str, tuple[int, str]]) -> str | None
 
     losers = [name for name in seats if state.losses.get(name)]
     if state.rules.next_dealer == "loser" and losers:
+        standing = [name for name in losers if name in active]
         if dealer is None:
-            standing = [name for name in losers if name in active]
-            return standing[0] if len(losers) == 1 and standing else None
+            # Without a dealer there is no "first to the dealer's left" among several losers.
+            if len(standing) == 1:
+                return standing[0]
+            return left_of(losers[0]) if len(losers) == 1 else None
         i = seats.index(dealer)
-        for step in range(1, len(seats) + 1):
-            candidate = seats[(i + step) % len(seats)]
-            if candidate in losers:
-                return candidate if candidate in active else left_of(candidate)
+        in_order = [seats[(i + step) % len(seats)] for step in range(1, len(seats) + 1)]
+        # The first loser to the dealer's left who is still in deals; when every loser went
+        # out, the deal passes to the left of the first of them (our reading).
+        for candidate in in_order:
+            if candidate in standing:
+                return candidate
+        first = next(candidate for candidate in in_order if candidate in losers)
+        return left_of(first)
     return None if dealer is None else left_of(dealer)

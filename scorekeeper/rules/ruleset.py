@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import InputError
+from .numbers import parse_plain, read_whole
 
 HALF = Fraction(1, 2)
 
@@ -187,7 +188,8 @@ class RuleSet:
         {
             "left": "The player on the dealer's left",
             "loser": "The player who lost the round (when several lose, the first of them to "
-            "the dealer's left)",
+            "the dealer's left who is still in; when the only loser goes out, the player on "
+            "their left)",
         },
     )
     all_out: str = switch(
@@ -202,7 +204,8 @@ class RuleSet:
     )
     round_limit: int | None = switch(
         "A set number of rounds",
-        "Agreed up front: after this many rounds the most lives wins.",
+        "Agreed up front: after this many rounds the most lives wins. Every hand dealt counts, "
+        "a replayed hand and a drawn one included.",
         None,
         low=1,
         high=200,
@@ -224,9 +227,15 @@ class RuleSet:
         return best
 
     @property
+    def middle_cards(self) -> int:
+        """Cards face up in the middle after the deal: the discard pile's first, or three."""
+        return 3 if self.middle == "three_face_up" else 1
+
+    @property
     def max_players(self) -> int:
-        # Three cards each plus the middle: 17 from 52 cards, 9 from 32 (three face up).
-        return 17 if self.deck == 52 else 9
+        """Three cards each and the middle must come out of the deck: 17 or 16 players from 52
+        cards, 10 or 9 from 32."""
+        return (self.deck - self.middle_cards) // 3
 
     @property
     def endings(self) -> tuple[str, ...]:
@@ -299,8 +308,20 @@ class RuleSet:
                 "(32 or 33)",
                 "three_aces_fire",
             )
+        if self.aces_wild and self.three_aces is not None:
+            raise RulesError(
+                "when aces join any suit three aces already count 33, so a value of their own "
+                "would change nothing",
+                "three_aces",
+            )
         if self.min_knock is not None and self.min_knock > self.best_hand:
             raise RulesError("nobody could ever knock with that minimum", "min_knock")
+        if self.min_knock is not None and self.min_knock >= 31 and self.thirty_one != "none":
+            raise RulesError(
+                "a 31 is shown, not knocked with, so nobody could ever knock with a minimum of "
+                f"{self.min_knock}",
+                "min_knock",
+            )
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: json_value(getattr(self, f.name)) for f in dataclasses.fields(self)}
@@ -354,19 +375,9 @@ def _coerce(f: dataclasses.Field, raw: Any) -> Any:
     if raw is None and meta.get("optional"):
         return None
     try:
-        if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
-            raise ValueError
-        number = Fraction(str(raw).strip())
-        if number.denominator != 1:
-            raise ValueError
-    except (ValueError, ZeroDivisionError):
-        raise RulesError(f"“{meta['label']}” must be a whole number", f.name) from None
-    number = int(number)
-    if not meta["low"] <= number <= meta["high"]:
-        raise RulesError(
-            f"“{meta['label']}” must be between {meta['low']} and {meta['high']}", f.name
-        )
-    return number
+        return read_whole(raw, f.name, f"“{meta['label']}”", meta["low"], meta["high"])
+    except InputError as refusal:
+        raise RulesError(refusal.message, f.name) from None
 
 
 def _same(allowed: Any, raw: Any) -> bool:
@@ -377,10 +388,7 @@ def _same(allowed: Any, raw: Any) -> bool:
     if allowed is None or raw is None:
         return allowed is raw
     if isinstance(allowed, (int, Fraction)):
-        try:
-            return Fraction(str(raw).strip()) == allowed
-        except (ValueError, ZeroDivisionError):
-            return False
+        return parse_plain(raw) == allowed
     return allowed == raw
 
 
@@ -432,10 +440,14 @@ _BASE = dict(
 )
 
 
+# No source says how a set number of rounds is counted: that is our reading in every preset.
+ALWAYS_OUR_READING = frozenset({"round_limit"})
+
+
 def _preset(id: str, name: str, description: str, readings: set[str], **values: Any) -> Preset:
     rules = RuleSet(**{**_BASE, **values})
     rules.check()
-    return Preset(id, name, description, rules, frozenset(readings))
+    return Preset(id, name, description, rules, frozenset(readings) | ALWAYS_OUR_READING)
 
 
 PRESETS: dict[str, Preset] = {

@@ -13,6 +13,7 @@ from typing import Any
 from .cards import CardError, parse_cards
 from .errors import InputError
 from .hands import Hand, points
+from .numbers import read_points, read_whole
 from .resolve import ENDINGS, Outcome, RoundResult, Seat, Table, resolve_round
 from .ruleset import Preset, RuleSet, build_rules, json_value
 
@@ -35,21 +36,9 @@ def _names(value: Any, field: str, known: list[str]) -> tuple[str, ...]:
     return names
 
 
-def _whole(value: Any, field: str, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{what} must be a whole number", field)
-    return value
-
-
 def read_value(value: Any, field: str) -> Fraction:
     """A hand value the table agreed: a number such as 19 or 30.5."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise InputError("a hand's value is a number, such as 19 or 30.5", field)
-    try:
-        number = Fraction(str(value).strip().replace(",", "."))
-    except (ValueError, ZeroDivisionError):
-        raise InputError("a hand's value is a number, such as 19 or 30.5", field) from None
-    return number
+    return read_points(value, field)
 
 
 def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
@@ -72,7 +61,9 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
         if status is not None and status not in ("in", "county", "out"):
             raise InputError("a status is “in”, “county” or “out”", f"{where}.status")
         if raw.get("lives") is not None:
-            lives = _whole(raw["lives"], f"{where}.lives", "lives")
+            if not isinstance(raw["lives"], int):
+                raise InputError("lives must be a whole number", f"{where}.lives")
+            lives = read_whole(raw["lives"], f"{where}.lives", "lives", 0, 99)
         else:
             lives = rules.lives if status in (None, "in") else 0
         if status is None:
@@ -111,8 +102,11 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
     choice = data.get("choice")
     if choice is not None and not isinstance(choice, str):
         raise InputError("a choice is one of the ids the table was offered", "choice")
-    pot = _whole(data.get("pot", 0), "pot", "the pot")
-    table = Table(tuple(seats), dealer=dealer, pot=max(pot, 0))
+    pot = data.get("pot", 0)
+    if not isinstance(pot, int):
+        raise InputError("the pot must be a whole number", "pot")
+    pot = read_whole(pot, "pot", "the pot", 0, 9999)
+    table = Table(tuple(seats), dealer=dealer, pot=pot)
     outcome = Outcome(ending, knocker, shown_by, lowest, choice)
     return rules, preset, table, outcome
 

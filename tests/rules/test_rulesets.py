@@ -67,7 +67,8 @@ def test_each_preset_follows_the_rules_map(preset, switch, expected):
 )
 def test_where_the_map_says_our_reading_the_rules_card_says_so(preset, readings):
     card = PRESETS[preset].rules.describe(PRESETS[preset].readings)
-    assert {line["name"] for line in card if line["our_reading"]} == readings
+    # No source says how a set number of rounds is counted: our reading everywhere.
+    assert {line["name"] for line in card if line["our_reading"]} == readings | {"round_limit"}
 
 
 def test_every_switch_has_a_name_a_player_understands_and_a_one_line_explanation():
@@ -107,7 +108,7 @@ def test_house_rules_are_a_preset_plus_overrides_and_leave_the_preset_alone():
         (
             {"preset": "scat", "overrides": {"lives": 0}},
             "rules.overrides.lives",
-            "between 1 and 10",
+            "whole number from 1 to 10",
         ),
         (
             {"preset": "scat", "overrides": {"lives": "many"}},
@@ -140,6 +141,31 @@ def test_house_rules_are_a_preset_plus_overrides_and_leave_the_preset_alone():
             "rules.overrides.unshown_31",
             "showing 31 does nothing",
         ),
+        (
+            {"preset": "aces-wild", "overrides": {"three_aces": 32}},
+            "rules.overrides.three_aces",
+            "already count 33",
+        ),
+        (
+            {"preset": "scat", "overrides": {"aces_wild": True, "three_aces": 33}},
+            "rules.overrides.three_aces",
+            "would change nothing",
+        ),
+        (
+            {"preset": "scat", "overrides": {"min_knock": 31}},
+            "rules.overrides.min_knock",
+            "a 31 is shown, not knocked with",
+        ),
+        (
+            {"preset": "scat", "overrides": {"lives": "1e50000000"}},
+            "rules.overrides.lives",
+            "whole number",
+        ),
+        (
+            {"preset": "scat", "overrides": {"deck": "1e50000000"}},
+            "rules.overrides.deck",
+            "can be 52, 32",
+        ),
         ({"preset": "scat", "extra": 1}, "rules", "not “extra”"),
         (7, "rules", "preset id"),
     ],
@@ -171,3 +197,23 @@ def test_a_rule_set_survives_being_stored_and_read_back(preset):
     rules = PRESETS[preset].rules
     assert rules.replace(rules.as_dict()) == rules
     assert PRESETS["scat"].rules.replace(rules.as_dict()) == rules
+
+
+def test_a_minimum_of_31_is_allowed_where_showing_31_does_nothing():
+    rules, _ = build_rules({"preset": "aces-wild", "overrides": {"min_knock": 31}})
+    assert rules.min_knock == 31
+
+
+@pytest.mark.parametrize(
+    "preset, overrides, players",
+    [
+        ("scat", {}, 17),  # 51 dealt, the discard pile's first card
+        ("scat", {"middle": "three_face_up"}, 16),  # 48 dealt, three in the middle
+        ("schwimmen", {}, 9),  # 27 dealt, three in the middle
+        ("schwimmen", {"middle": "discard_pile"}, 10),  # 30 dealt, one face up
+    ],
+)
+def test_the_player_limit_comes_from_the_deck_and_the_middle(preset, overrides, players):
+    rules, _ = build_rules({"preset": preset, "overrides": overrides})
+    assert rules.max_players == players
+    assert 3 * players + rules.middle_cards <= rules.deck < 3 * (players + 1) + rules.middle_cards
