@@ -14,8 +14,8 @@ from fractions import Fraction
 
 from .errors import InputError
 
-# A sign, up to four digits, and up to two decimals after a point or a comma. Nothing else.
-_PLAIN = re.compile(r"(-?)(\d{1,4})(?:[.,](\d{1,2}))?")
+# A sign, up to four ASCII digits, and up to two decimals after a point or a comma. Nothing else.
+_PLAIN = re.compile(r"(-?)([0-9]{1,4})(?:[.,]([0-9]{1,2}))?")
 _LONGEST = 12  # characters, spaces included: anything longer is not a plain small number
 
 

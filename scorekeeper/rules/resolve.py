@@ -352,7 +352,8 @@ def _score(state: _Round) -> RoundResult | None:
     elif ending == "thirty_one":
         who = shown[0]
         if rules.thirty_one == "showdown":
-            state.story.append(f"{who} showed 31, which ends the hand at once.")
+            after_knock = f"{knocker} knocked, then " if knocker is not None else ""
+            state.story.append(f"{after_knock}{who} showed 31, which ends the hand at once.")
             _showdown(state, knocker, top=who)
         elif knocker is not None and rules.thirty_one_after_knock == "top_hand":
             state.story.append(
@@ -391,7 +392,7 @@ def _score(state: _Round) -> RoundResult | None:
                 if isinstance(picked, RoundResult):
                     return picked
                 if picked == "replay":
-                    return _replay(state, "The table chose to deal again: nobody loses.")
+                    return _replay(state)  # "The table chose: nobody loses …" says it all
             for name in state.playing:
                 if name not in shown:
                     state.lose(
@@ -557,14 +558,15 @@ def _unchanged(state: _Round) -> tuple[PlayerAfter, ...]:
     )
 
 
-def _replay(state: _Round, sentence: str) -> RoundResult:
+def _replay(state: _Round, sentence: str | None = None) -> RoundResult:
+    said = (sentence,) if sentence else ()
     return RoundResult(
         result="replay",
         hands=state.hands,
         losses={},
         players=_unchanged(state),
         pot=state.table.pot,
-        explanation=(*state.story, sentence, _deals(state.table.dealer, again=True)),
+        explanation=(*state.story, *said, _deals(state.table.dealer, again=True)),
         next_dealer=state.table.dealer,
     )
 
@@ -615,8 +617,7 @@ def _finish(state: _Round) -> RoundResult:
                     (
                         Choice(
                             "revival",
-                            "Everyone goes out, and every eliminated player returns "
-                            f"{word}",
+                            f"Everyone goes out, and every eliminated player returns {word}",
                         ),
                         Choice("replay", "Nobody loses and the hand is replayed"),
                     ),
@@ -626,7 +627,7 @@ def _finish(state: _Round) -> RoundResult:
                 if isinstance(picked, RoundResult):
                     return picked
             if picked == "replay":
-                return _replay(state, "Nobody loses and the hand is replayed.")
+                return _replay(state)
             revived = True
             state.story.append(
                 f"{everyone} would {every} go out at once, so every eliminated player returns "
@@ -673,8 +674,10 @@ def _finish(state: _Round) -> RoundResult:
         story.append(
             f"That was round {rules.round_limit} of {rules.round_limit}: the most lives wins."
         )
-    if not over and state.outcome.ending == "dealt_thirty_one" and (
-        rules.thirty_one_dealt == "others_lose_1_redeal"
+    if (
+        not over
+        and state.outcome.ending == "dealt_thirty_one"
+        and (rules.thirty_one_dealt == "others_lose_1_redeal")
     ):
         story.append("Then the cards are dealt again.")
     if winner:

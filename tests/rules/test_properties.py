@@ -76,6 +76,7 @@ def rounds(draw):
                 {"knocker_tied": "knocker_2_others_1"},
                 {"knocker_tied": "only_knocker"},
                 {"lives": 4},
+                {"stock_out": "draw"},
             ]
         )
     )
@@ -97,6 +98,8 @@ def rounds(draw):
     dealer = draw(st.sampled_from(playing)) if playing else None
     ending = draw(st.sampled_from(rules.endings))
     knocker = draw(st.sampled_from(playing)) if playing and ending == "knock" else None
+    if playing and ending == "thirty_one":  # a 31 shown after a knock, or with none
+        knocker = draw(st.none() | st.sampled_from(playing))
     shown = ()
     if ending in ("thirty_one", "three_aces"):
         shown = (draw(st.sampled_from(playing)),) if playing else ()
@@ -122,6 +125,7 @@ def test_random_rounds_keep_the_game_sound(game):
         return
     event(result.result)
     assert resolve_round(rules, table, outcome) == result  # the same inputs, the same result
+    assert_reads_well(rules, outcome, result)
     before = {seat.name: seat for seat in table.players}
     revived = any("returns" in line for line in result.explanation)
     for player in result.players:
@@ -150,3 +154,37 @@ def test_random_rounds_keep_the_game_sound(game):
         ]
         if result.result == "table_decides":
             assert len(result.choices) >= 2
+
+
+LIST_OF_NAMES = r"P\d(?:, P\d)* and P\d"  # two or more names
+
+
+def assert_reads_well(rules, outcome, result):
+    """Every sentence of an explanation, as a table reads it out loud: a capital letter and a
+    full stop, verbs that agree with one or several names, the rule set's own status words."""
+    import re
+
+    words = {"county": "on the county", "swimming": "swimming", "brink": "on the brink"}
+    own = words.get(rules.last_chance or "")
+    text = " ".join(result.explanation)
+    for sentence in result.explanation:
+        assert sentence[:1].isupper() and sentence.endswith("."), sentence
+    assert "last chance" not in text
+    for word in words.values():
+        if word != own:
+            assert word not in text, (word, text)
+    assert not re.search(r"\b1 lives\b|\b[02-9] life\b", text), text
+    # one name with a plural verb, several with a singular one
+    assert not re.search(r"(?<!, )(?<! and )\bP\d (lose|were|have|tie)\b", text), text
+    assert not re.search(LIST_OF_NAMES + r" (loses|was|has|ties)\b", text), text
+    # "both" for two players, "all" for three or more
+    assert not re.search(r"(?<!, )\bP\d and P\d would all\b", text), text
+    assert not re.search(r"P\d, P\d(?:, P\d)* and P\d would both\b", text), text
+    assert text.count("obody loses") <= 1, text
+    if result.game_over:
+        assert "dealt again" not in text
+    if "Then the cards are dealt again." in result.explanation:
+        again = result.explanation.index("Then the cards are dealt again.")
+        assert all(again > i for i, line in enumerate(result.explanation) if " loses " in line)
+    if outcome.knocker and outcome.ending == "thirty_one" and result.result != "table_decides":
+        assert f"{outcome.knocker} knocked" in text
