@@ -1,5 +1,10 @@
-"""The JSON API, version 1: thin over the rules engine. Every refusal is a 400 with
-``{"error": message, "field": where}``; nothing here can answer a 500 for bad input."""
+"""The JSON API, version 1, on django-ninja: the schemas in ``schemas.py`` check every body and
+the OpenAPI description at ``/api/v1/openapi.json`` is generated from them.
+
+Every refusal is ``{"error": message, "field": where}``: a 400 for bad input (``field`` is a path
+such as ``players[1].cards``), a 404 for a wrong key, a 409 for a stale version, a 413 for a body
+over 64 KiB and a 415 for a body that is not JSON. No input answers a 500.
+"""
 
 from __future__ import annotations
 
@@ -7,94 +12,219 @@ import json
 from functools import wraps
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 
-from .openapi import openapi_description
 from .rules import PRESETS, build_rules, evaluate
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
 from .rules.showdown import hand_data, result_data, settle
+from .schemas import (
+    ErrorOut,
+    EvaluateIn,
+    HandOut,
+    RuleSetsOut,
+    ShowdownIn,
+    ShowdownOut,
+)
 
 MAX_BODY = 64 * 1024
 
 
-def error(message: str, field: str, status: int = 400) -> JsonResponse:
-    return JsonResponse({"error": message, "field": field}, status=status)
+class Refusal(Exception):
+    """An answer other than 200 that says why: ``{"error", "field"}`` with its status."""
+
+    def __init__(self, status: int, message: str, field: str) -> None:
+        super().__init__(message)
+        self.status, self.message, self.field = status, message, field
 
 
-def json_endpoint(view):
-    """Parse the JSON body and turn any ``InputError`` into a 400 naming the field.
+class JsonBody(Parser):
+    """The body, read once by ``read_body`` before ninja looks at it."""
 
-    The API is for programs, which authenticate by what they send (a club's key) rather than by
-    a cookie, so it is exempt from CSRF. A view returns a dict (200) or a (status, dict) pair.
+    def parse_body(self, request: HttpRequest) -> Any:
+        return request.knock_json  # type: ignore[attr-defined]
+
+
+def read_body(view):
+    """Refuse, before any work, a body that is not a small JSON object.
+
+    A browser on another site can post ``text/plain`` to any address without asking: only
+    ``application/json`` is accepted, so no page can make its visitors' browsers use the API.
     """
 
-    @csrf_exempt
-    @require_POST
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-        if len(request.body) > MAX_BODY:
-            return error("the request is larger than 64 KiB", "body", status=413)
-        try:
-            data = json.loads(request.body or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            return error("the body is not valid JSON", "body")
-        if not isinstance(data, dict):
-            return error("send a JSON object", "body")
-        try:
-            answer = view(request, data, *args, **kwargs)
-        except InputError as refusal:
-            return error(refusal.message, refusal.field)
-        status, body = answer if isinstance(answer, tuple) else (200, answer)
-        return body if isinstance(body, JsonResponse) else JsonResponse(body, status=status)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST":
+            try:
+                request.knock_json = _json_object(request)  # type: ignore[attr-defined]
+            except Refusal as refusal:
+                return error(refusal.message, refusal.field, refusal.status)
+            # ninja reads no body when there is none: an empty body stands for {}.
+            if not request.body:
+                request._body = b"{}"
+        return view(request, *args, **kwargs)
 
     return wrapper
 
 
-@require_GET
-def rulesets(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(
-        {
-            "rulesets": [
-                {
-                    "id": preset.id,
-                    "name": preset.name,
-                    "description": preset.description,
-                    "rules": preset.rules.as_dict(),
-                    "our_reading": sorted(preset.readings),
-                }
-                for preset in PRESETS.values()
-            ]
-        }
+def _json_object(request: HttpRequest) -> Any:
+    content_type = request.content_type or ""
+    if content_type != "application/json":
+        raise Refusal(415, "send the body as application/json", "body")
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > MAX_BODY:
+        raise Refusal(413, "the request is larger than 64 KiB", "body")
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        raise Refusal(413, "the request is larger than 64 KiB", "body") from None
+    if len(body) > MAX_BODY:
+        raise Refusal(413, "the request is larger than 64 KiB", "body")
+    if not body:
+        return {}
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise Refusal(400, "the body is not valid JSON", "body") from None
+    except RecursionError:
+        raise Refusal(400, "the body is nested too deeply", "body") from None
+    if not isinstance(data, dict):
+        raise Refusal(400, "send a JSON object", "body")
+    return data
+
+
+api = NinjaAPI(
+    title="Knock",
+    version="1",
+    description="Scorekeeper and referee for the card game 31.",
+    urls_namespace="api",
+    docs_url=None,
+    parser=JsonBody(),
+)
+api.add_decorator(read_body, mode="view")
+
+
+def error(message: str, field: str, status: int = 400) -> HttpResponse:
+    return HttpResponse(
+        json.dumps({"error": message, "field": field}, ensure_ascii=False),
+        status=status,
+        content_type="application/json",
     )
 
 
-@json_endpoint
-def evaluate_hand(request: HttpRequest, data: dict[str, Any]) -> dict[str, Any]:
-    if "rules" not in data:
-        raise InputError('say which rules: a preset id or {"preset", "overrides"}', "rules")
-    rules, _preset = build_rules(data["rules"])
-    raw = data.get("cards")
-    if not isinstance(raw, (list, str)) or (
-        isinstance(raw, list) and not all(isinstance(card, str) for card in raw)
-    ):
-        raise InputError('cards are a list like ["AS", "KS", "9D"]', "cards")
+# ---- every refusal in one shape ------------------------------------------------------------
+
+# pydantic's own words for what our value types do not already explain.
+_WORDS = {
+    "missing": "this is needed",
+    "model_type": "give an object",
+    "model_attributes_type": "give an object",
+    "dict_type": "give an object",
+    "list_type": "give a list",
+    "too_long": "too many items",
+}
+
+
+def field_path(loc: tuple[Any, ...]) -> str:
+    """pydantic's location as the API names fields: ``("players", 1, "cards")`` is
+    ``players[1].cards``."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path or "body"
+
+
+@api.exception_handler(ValidationError)
+def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    first = exc.errors[0]
+    # ninja puts where the value came from and the body's name first: ("body", "payload", …).
+    loc = tuple(first["loc"])[2:] if first["loc"][:1] == ("body",) else tuple(first["loc"])
+    kind = first.get("type", "")
+    if kind == "extra_forbidden":
+        message = f"there is no field called “{loc[-1]}”" if loc else "there is no such field"
+    else:
+        message = _WORDS.get(kind) or first.get("msg", "this is not right")
+    return error(message, field_path(loc))
+
+
+@api.exception_handler(InputError)
+def _refused(request: HttpRequest, exc: InputError) -> HttpResponse:
+    return error(exc.message, exc.field)
+
+
+@api.exception_handler(Refusal)
+def _refusal(request: HttpRequest, exc: Refusal) -> HttpResponse:
+    return error(exc.message, exc.field, exc.status)
+
+
+@api.exception_handler(Http404)
+@api.exception_handler(AuthenticationError)
+def _not_found(request: HttpRequest, exc: Exception) -> HttpResponse:
+    # A wrong key and a missing one look the same: a club's existence is not revealed.
+    return error("no such club or game for this key", "Authorization", 404)
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return error(exc.message, "body", exc.status_code)
+
+
+REFUSALS = {400: ErrorOut, 413: ErrorOut, 415: ErrorOut}
+
+
+# ---- the rules ------------------------------------------------------------------------------
+
+
+@api.get("/rulesets", response=RuleSetsOut, url_name="rulesets")
+def rulesets(request: HttpRequest) -> dict[str, Any]:
+    """The five rule sets, each with every switch and where the map has our reading."""
+    return {
+        "rulesets": [
+            {
+                "id": preset.id,
+                "name": preset.name,
+                "description": preset.description,
+                "rules": preset.rules.as_dict(),
+                "our_reading": sorted(preset.readings),
+            }
+            for preset in PRESETS.values()
+        ]
+    }
+
+
+@api.post("/evaluate", response={200: HandOut, **REFUSALS}, url_name="evaluate")
+def evaluate_hand(request: HttpRequest, payload: EvaluateIn) -> dict[str, Any]:
+    """What a three-card hand is worth under these rules, and why."""
+    rules, _preset = build_rules(payload.rules.model_dump())
     try:
-        cards = parse_cards(raw)
+        cards = parse_cards(payload.cards)
         check_hand(cards, rules.deck)
     except CardError as refusal:
         raise InputError(str(refusal), "cards") from None
     return hand_data(None, evaluate(cards, rules))
 
 
-@json_endpoint
-def showdown(request: HttpRequest, data: dict[str, Any]) -> dict[str, Any]:
+@api.post("/showdown", response={200: ShowdownOut, **REFUSALS}, url_name="showdown")
+def showdown(request: HttpRequest, payload: ShowdownIn) -> dict[str, Any]:
+    """Who loses how many lives, and why, from the hands or the lowest players."""
+    data = payload.model_dump(exclude_none=True)
+    data["rules"] = payload.rules.model_dump()
     rules, result = settle(data)
     return result_data(rules, result)
 
 
-@require_GET
-def openapi(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(openapi_description())
+from .api_games import router as games_router  # noqa: E402
+
+api.add_router("", games_router)
+
+__all__ = ["api", "error"]

@@ -12,13 +12,12 @@ import hashlib
 import hmac
 import json
 import secrets
-import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from django.db import connection, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -28,6 +27,7 @@ from .rules import PRESETS, RoundResult, RuleSet, build_rules
 from .rules.cards import parse_cards
 from .rules.errors import InputError
 from .rules.resolve import ENDINGS, Outcome, RoundError, Seat, Table, resolve_round
+from .text import clean_text, is_clean
 
 KEY_BYTES = 24  # 192 bits of randomness in every secret link
 
@@ -40,13 +40,6 @@ def new_key() -> str:
     return key
 
 
-def refuse_control_characters(text: str, field: str) -> str:
-    """Text to store: no NUL or other control characters (PostgreSQL refuses NUL outright)."""
-    if any(unicodedata.category(char) == "Cc" for char in text):
-        raise InputError("control characters are not allowed here", field)
-    return text
-
-
 def key_digest(key: str) -> str:
     """Clubs are looked up by a digest of the key presented, never by the key itself, so the
     time a lookup takes says nothing about how much of a guessed key was right."""
@@ -55,7 +48,7 @@ def key_digest(key: str) -> str:
 
 def clean_name(name: str) -> str:
     """A player's name with its spaces tidied, or a refusal saying what is wrong with it."""
-    name = refuse_control_characters(" ".join(name.split()), "name")
+    name = clean_text(" ".join(name.split()), "name")
     if not name:
         raise InputError("a player needs a name", "name")
     if len(name) > 60:
@@ -111,14 +104,30 @@ class Club(models.Model):
         return reverse("view-club", args=[self.view_key])
 
     def add_player(self, name: str) -> Player:
-        """Add a player, refusing a name already in the club (ignoring case and spaces)."""
+        """Add a player, refusing a name already in the club (ignoring case and spaces), also
+        when another phone adds the same name at the same moment."""
         name = clean_name(name)
         if self.players.filter(name_key=name_key(name)).exists():
             raise InputError(f"{name} is already in this club", "name")
-        return self.players.create(name=name, name_key=name_key(name))
+        try:
+            with transaction.atomic():
+                return self.players.create(name=name, name_key=name_key(name))
+        except IntegrityError:
+            raise InputError(f"{name} is already in this club", "name") from None
+
+    def player_for(self, name: str) -> Player:
+        """The club's player of that name, added if new. Two phones that add the same new
+        player at once both get the one player."""
+        try:
+            return self.player_named(name) or self.add_player(name)
+        except InputError:
+            found = self.player_named(name)
+            if found is None:
+                raise
+            return found
 
     def player_named(self, name: str) -> Player | None:
-        if any(unicodedata.category(char) == "Cc" for char in name):
+        if not is_clean(name):
             return None  # no such name can be stored; add_player says why
         return self.players.filter(name_key=name_key(name)).first()
 
@@ -152,7 +161,8 @@ class RetiredKey(models.Model):
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=60)
-    name_key = models.CharField(max_length=60)
+    # Casefolding can make a name longer ("ß" is "ss"): room for three times the name.
+    name_key = models.CharField(max_length=180)
     retired = models.BooleanField(default=False)
     created = models.DateTimeField(default=timezone.now)
 

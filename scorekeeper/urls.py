@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, api_games
+from .api import api
 from .views import backup, clubs, games, referee
 
 urlpatterns = [
@@ -33,13 +33,5 @@ urlpatterns = [
         games.view_game_version,
         name="view-game-version",
     ),
-    path("api/v1/rulesets", api.rulesets, name="api-rulesets"),
-    path("api/v1/evaluate", api.evaluate_hand, name="api-evaluate"),
-    path("api/v1/showdown", api.showdown, name="api-showdown"),
-    path("api/v1/openapi.json", api.openapi, name="api-openapi"),
-    path("api/v1/clubs", api_games.create_club, name="api-clubs"),
-    path("api/v1/clubs/<uuid:club_id>/games", api_games.create_game, name="api-club-games"),
-    path("api/v1/games/<uuid:game_id>", api_games.game, name="api-game"),
-    path("api/v1/games/<uuid:game_id>/rounds", api_games.record_round, name="api-rounds"),
-    path("api/v1/games/<uuid:game_id>/undo", api_games.undo, name="api-undo"),
+    path("api/v1/", api.urls),
 ]

@@ -102,7 +102,7 @@ def test_the_table_page_shows_lives_statuses_the_dealer_and_the_rules(client):
 
 def test_the_rules_card_of_a_game_shows_our_readings(client):
     game = make_game(preset="friendly")
-    assert text(client.get(game.get_absolute_url())).count("(our reading)") == 3
+    assert text(client.get(game.get_absolute_url())).count("(our reading)") == 4  # tie_break, next_dealer, all_out and round_limit
 
 
 def test_recording_a_round_previews_then_confirms(client):

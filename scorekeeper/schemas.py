@@ -1,0 +1,451 @@
+"""The JSON API's bodies and answers as pydantic schemas: one source both for checking what
+arrives and for the OpenAPI description, so that the two cannot drift apart.
+
+Each value type below reads what a client sent with a message a person understands ("give a list
+of player names") rather than pydantic's own, and says in its JSON schema what it accepts. What
+only the rules can judge (is this round possible?) is left to the engine, which names the field
+at fault in the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
+
+from .rules import ENDINGS, PRESETS, SWITCHES
+from .rules.errors import InputError
+from .rules.numbers import read_points
+from .rules.ruleset import json_value
+from .text import clean_text
+
+# ---- reading values ------------------------------------------------------------------------
+
+
+def _refuse(message: str) -> PydanticCustomError:
+    return PydanticCustomError("knock", message)
+
+
+def _text(message: str, longest: int, empty: bool = False) -> Callable[[Any], str]:
+    """A reader of plain text: a string, trimmed, with no control characters or lone
+    surrogates, at most ``longest`` characters."""
+
+    def read(value: Any) -> str:
+        if not isinstance(value, str) or (not empty and not value.strip()):
+            raise _refuse(message)
+        if len(value) > longest:
+            raise _refuse(f"at most {longest} characters")
+        try:
+            return clean_text(value.strip(), "")
+        except InputError as refusal:
+            raise _refuse(refusal.message) from None
+
+    return read
+
+
+def _whole(message: str) -> Callable[[Any], int]:
+    def read(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not -1 < value < 10_000:
+            raise _refuse(message)
+        return value
+
+    return read
+
+
+def _names(value: Any) -> list[str]:
+    if not isinstance(value, list) or len(value) > 20:
+        raise _refuse("give a list of player names")
+    return [_NAME(item) for item in value]
+
+
+def _cards(value: Any) -> str | list[str]:
+    if isinstance(value, str) and len(value) <= 60:
+        return _text('cards are a list like ["AS", "KS", "9D"]', 60, empty=True)(value)
+    if (
+        isinstance(value, list)
+        and len(value) <= 10
+        and all(isinstance(card, str) and len(card) <= 6 for card in value)
+    ):
+        return [_text("a card is text", 6, empty=True)(card) for card in value]
+    raise _refuse('cards are a list like ["AS", "KS", "9D"]')
+
+
+def _points(value: Any) -> int | float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _refuse("a hand's value is a number, such as 19 or 30.5")
+    try:
+        read_points(value, "value")
+    except InputError as refusal:
+        raise _refuse(refusal.message) from None
+    return value
+
+
+def _switch_value(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float):
+        return _points_or_flag(value)
+    if isinstance(value, str) and len(value) <= 40:
+        return _text("a house rule's value is text", 40, empty=True)(value)
+    raise _refuse("a house rule's value is a number, a word, true, false or null")
+
+
+def _points_or_flag(value: Any) -> Any:
+    if isinstance(value, float) and not -10_000 < value < 10_000:  # inf and nan included
+        raise _refuse("a house rule's value is a small number")
+    if isinstance(value, int) and not isinstance(value, bool) and not -10_000 < value < 10_000:
+        raise _refuse("a house rule's value is a small number")
+    return value
+
+
+_NAME = _text("must be some text", 100)
+
+
+def _player_list(value: Any) -> list[str]:
+    """A new game's players: names in seat order, each a name a club can keep."""
+    message = "players are a list of names in seat order, each at most 60 characters"
+    if not isinstance(value, list) or len(value) > 20:
+        raise _refuse(message)
+    return [_text(message, 60)(name) for name in value]
+
+
+def _string(schema: dict[str, Any] | None = None, **extra: Any) -> WithJsonSchema:
+    return WithJsonSchema({"type": "string", **(schema or {}), **extra})
+
+
+Name = Annotated[str, BeforeValidator(_NAME), _string(minLength=1, maxLength=100)]
+Names = Annotated[list[str], BeforeValidator(_names),
+                  WithJsonSchema({"type": "array", "items": {"type": "string"}, "maxItems": 20})]  # fmt: skip
+ClubName = Annotated[
+    str, BeforeValidator(_text("a club needs a name", 100)), _string(minLength=1, maxLength=100)
+]
+Choice = Annotated[
+    str,
+    BeforeValidator(_text("a choice is one of the ids the table was offered", 40)),
+    _string(description="The table's pick among the choices of an earlier answer", maxLength=40),
+]
+ClientId = Annotated[
+    str,
+    BeforeValidator(_text("a client id is text of at most 64 characters", 64, empty=True)),
+    _string(description="Made once per tap: a repeat is applied once", maxLength=64),
+]
+Cards = Annotated[
+    str | list[str],
+    BeforeValidator(_cards),
+    WithJsonSchema(
+        {
+            "oneOf": [
+                {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3},
+                {"type": "string", "description": "Cards separated by spaces or commas"},
+            ],
+            "description": "Rank then suit: AS, 10h, Th, K♦, 7c",
+            "examples": [["AS", "KS", "9D"]],
+        }
+    ),
+]
+Points = Annotated[
+    int | float,
+    BeforeValidator(_points),
+    WithJsonSchema({"type": "number", "minimum": 0, "maximum": 40, "multipleOf": 0.5}),
+]
+Version = Annotated[
+    int,
+    BeforeValidator(_whole("the version is the whole number the game last showed")),
+    WithJsonSchema({"type": "integer", "minimum": 0, "description": "The version this client saw"}),
+]
+Ending = Annotated[
+    str,
+    BeforeValidator(_text("say how the round ended", 20)),
+    _string(enum=list(ENDINGS)),
+]
+Status = Annotated[
+    str,
+    BeforeValidator(_text("a status is “in”, “county” or “out”", 10)),
+    _string(enum=["in", "county", "out"]),
+]
+SwitchValue = Annotated[
+    Any,
+    BeforeValidator(_switch_value),
+    WithJsonSchema({"type": ["number", "string", "boolean", "null"]}),
+]
+
+
+def _switch_schema(f: Any) -> dict[str, Any]:
+    meta = f.metadata
+    schema: dict[str, Any] = {"description": f"{meta['label']}: {meta['help']}"}
+    if meta["choices"] is not None:
+        schema["enum"] = [json_value(value) for value in meta["choices"]]
+    else:
+        schema["type"] = ["integer", "null"] if meta.get("optional") else "integer"
+        schema["minimum"], schema["maximum"] = meta["low"], meta["high"]
+    return schema
+
+
+Overrides = Annotated[
+    dict[str, SwitchValue],
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "House rules: switch → value, over the preset",
+            "properties": {f.name: _switch_schema(f) for f in SWITCHES},
+            "additionalProperties": False,
+        }
+    ),
+]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RulesSpec(Strict):
+    preset: Annotated[
+        str, BeforeValidator(_text("say which preset", 40)), _string(enum=list(PRESETS))
+    ]
+    overrides: Overrides = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset_id(cls, value: Any) -> Any:
+        """A preset id alone stands for the preset with no house rules."""
+        return {"preset": value} if isinstance(value, str) else value
+
+
+Rules = Annotated[
+    RulesSpec,
+    WithJsonSchema(
+        {
+            "description": 'A preset id, or {"preset": id, "overrides": {switch: value}}',
+            "oneOf": [
+                {"type": "string", "enum": list(PRESETS)},
+                {
+                    "type": "object",
+                    "properties": {
+                        "preset": {"type": "string", "enum": list(PRESETS)},
+                        "overrides": Overrides.__metadata__[0].json_schema,  # type: ignore[attr-defined]
+                    },
+                    "required": ["preset"],
+                    "additionalProperties": False,
+                },
+            ],
+        }
+    ),
+]
+
+
+# ---- bodies --------------------------------------------------------------------------------
+
+
+class EvaluateIn(Strict):
+    rules: Rules
+    cards: Cards
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"rules": "scat", "cards": ["AS", "KS", "9D"]}]}
+    )
+
+
+class PlayerIn(Strict):
+    name: Name
+    cards: Cards | None = None
+    value: Points | None = Field(None, description="A value the table agreed instead of cards")
+    lives: Annotated[int, BeforeValidator(_whole("lives must be a whole number")),
+                     WithJsonSchema({"type": "integer", "minimum": 0})] | None = None  # fmt: skip
+    status: Status | None = None
+
+
+def _players(value: Any) -> Any:
+    if not isinstance(value, list) or not value or len(value) > 20:
+        raise _refuse("list the players, each with a name")
+    for item in value:
+        if not isinstance(item, dict):
+            raise _refuse("each player is an object with a name")
+    return value
+
+
+class ShowdownIn(Strict):
+    rules: Rules
+    ending: Ending
+    knocker: Name | None = None
+    shown_by: Names = Field(default_factory=list)
+    lowest: Names | None = Field(
+        None, description="The lowest players named by the table, instead of entering hands"
+    )
+    dealer: Name | None = Field(None, description="Who dealt this round; needed for next_dealer")
+    pot: Annotated[int, BeforeValidator(_whole("the pot must be a whole number from 0 to 9999")),
+                   WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 9999})] = 0  # fmt: skip
+    choice: Choice | None = None
+    players: Annotated[list[PlayerIn], BeforeValidator(_players)]
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "rules": "scat",
+                    "ending": "knock",
+                    "knocker": "Ben",
+                    "shown_by": [],
+                    "dealer": "Ana",
+                    "players": [
+                        {"name": "Ben", "cards": ["KS", "9S", "2H"]},
+                        {"name": "Cara", "cards": "AC 9C 7C"},
+                        {"name": "Ana", "cards": ["A♦", "8♦", "6♣"], "lives": 3, "status": "in"},
+                    ],
+                }
+            ]
+        }
+    )
+
+
+class ClubIn(Strict):
+    name: ClubName
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Thursday table"}]})
+
+
+class GameIn(Strict):
+    rules: Rules
+    players: Annotated[list[str], BeforeValidator(_player_list),
+                       WithJsonSchema({"type": "array", "items": {"type": "string", "maxLength": 60},
+                                       "description": "Names in seat order, clockwise"})]  # fmt: skip
+    first_dealer: Name | None = None
+    lives: Annotated[int, BeforeValidator(_whole("lives must be a whole number")),
+                     WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 10})] | None = None  # fmt: skip
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"rules": "scat", "players": ["Ann", "Ben", "Cat"], "first_dealer": "Cat"}]
+        }
+    )
+
+
+class RoundIn(Strict):
+    ending: Ending
+    knocker: Name | None = None
+    shown_by: Names = Field(default_factory=list)
+    lowest: Names | None = None
+    hands: Annotated[dict[str, Cards], Field(max_length=20)] | None = Field(
+        None, description="Everyone's cards, by name, instead of naming the lowest"
+    )
+    choice: Choice | None = None
+    version: Version | None = None
+    client_id: ClientId = ""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "version": 0,
+                 "client_id": "3f2b9c"},
+                {"ending": "knock", "knocker": "Ann",
+                 "hands": {"Ann": ["KS", "9S", "2H"], "Ben": "AC 9C 7C", "Cat": "A♦ 8♦ 6♣"}},
+            ]
+        }
+    )  # fmt: skip
+
+
+class UndoIn(Strict):
+    version: Version | None = None
+
+
+# ---- answers -------------------------------------------------------------------------------
+
+
+class ErrorOut(BaseModel):
+    error: str
+    field: str = Field(examples=["players[1].cards"])
+
+
+class RuleSetOut(BaseModel):
+    id: str
+    name: str
+    description: str
+    rules: dict[str, Any]
+    our_reading: list[str]
+
+
+class RuleSetsOut(BaseModel):
+    rulesets: list[RuleSetOut]
+
+
+class HandOut(BaseModel):
+    value: int | float
+    counted: list[str]
+    explanation: str
+
+
+class NamedHandOut(HandOut):
+    name: str
+
+
+class PlayerAfterOut(BaseModel):
+    name: str
+    lives: int
+    status: str
+    status_label: str
+    lost: int
+    reason: str
+
+
+class ChoiceOut(BaseModel):
+    id: str
+    words: str
+
+
+class ShowdownOut(BaseModel):
+    hands: list[NamedHandOut]
+    losses: dict[str, int]
+    players: list[PlayerAfterOut]
+    pot: int
+    result: str = Field(json_schema_extra={"enum": ["scored", "replay", "table_decides"]})
+    choices: list[ChoiceOut]
+    game_over: bool
+    winner: str | None
+    tie: list[str]
+    next_dealer: str | None
+    explanation: list[str]
+
+
+class ClubOut(BaseModel):
+    id: str
+    key: str
+    url: str
+
+
+class SeatOut(BaseModel):
+    name: str
+    lives: int
+    status: str
+    status_label: str
+
+
+class RoundOut(BaseModel):
+    number: int
+    dealer: str
+    ending: str
+    knocker: str | None
+    shown_by: list[str]
+    lowest: list[str] | None
+    hands: list[NamedHandOut]
+    choice: str | None
+    result: str
+    losses: dict[str, int]
+    explanation: list[str]
+
+
+class GameOut(BaseModel):
+    id: str
+    version: int
+    rules: dict[str, Any]
+    players: list[SeatOut]
+    dealer: str | None
+    next_dealer: str | None
+    pot: int
+    round: int
+    finished: bool
+    winner: str | None
+    tie: list[str]
+    rounds: list[RoundOut]
+
+
+class StaleOut(ErrorOut):
+    game: GameOut

@@ -1,0 +1,23 @@
+"""Text that people type and Knock keeps: one check for every way in (forms, the API, backups)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .rules.errors import InputError
+
+# Control characters (NUL, ESC, BEL…: PostgreSQL refuses NUL, a terminal obeys ESC) and lone
+# surrogates (half of a character, which no database can store as text).
+_REFUSED = frozenset({"Cc", "Cs"})
+
+
+def clean_text(text: str, field: str) -> str:
+    """``text`` unchanged, or an ``InputError`` naming ``field`` when it holds a character no
+    one can mean to store."""
+    if any(unicodedata.category(char) in _REFUSED for char in text):
+        raise InputError("control characters and broken characters are not allowed here", field)
+    return text
+
+
+def is_clean(text: str) -> bool:
+    return not any(unicodedata.category(char) in _REFUSED for char in text)
