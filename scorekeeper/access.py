@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 from datetime import timedelta
 from functools import wraps
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.http import Http404, HttpRequest
 from django.shortcuts import render
 from django.utils import timezone
@@ -56,12 +58,12 @@ def _game_from_link(key_field: str, secret: bool):
             # One query for the club and the game: every tap at the table passes here.
             lookup = {f"club__{key_field}_hash": key_digest(key)}
             game = Game.objects.select_related("club").filter(pk=game_id, **lookup).first()
-            stored = getattr(game.club, key_field) if game else ""
-            if game is None or not hmac.compare_digest(stored.encode(), key.encode()):
+            if game is None:
                 opens = Club.objects.with_key(key) if secret else Club.objects.with_view_key(key)
                 if opens is None:
                     return _gone_or_404(request, key)
                 raise Http404("No such game in this club")
+            setattr(game.club, key_field, key)  # the club was opened with this key
             if secret:
                 remember_club(request, game.club)
             return view(request, game, **kwargs)
@@ -85,8 +87,9 @@ def remember_club(request: HttpRequest, club: Club) -> None:
     request.session["clubs"] = [[club.key, club.name], *others][:REMEMBERED_CLUBS]
 
 
-def client_digest(request: HttpRequest) -> str:
-    """Who is asking, as a keyed digest of their address: enough to count, never the address.
+def client_address(request: HttpRequest) -> str:
+    """Who is asking, for counting: their address, or for IPv6 their /64 network, which one
+    household or phone gets whole, so that it cannot take a new allowance from every address.
 
     Behind a proxy, KNOCK_CLIENT_IP_HEADER names the header it sets (X-Forwarded-For: the
     address the proxy saw is the last one).
@@ -96,14 +99,37 @@ def client_digest(request: HttpRequest) -> str:
     if header:
         forwarded = request.headers.get(header, "")
         address = forwarded.split(",")[-1].strip() or address
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def client_digest(request: HttpRequest) -> str:
+    """A keyed digest of ``client_address``: enough to count, never the address itself."""
     secret = settings.SECRET_KEY.encode()
-    return hmac.new(secret, address.encode(), hashlib.sha256).hexdigest()
+    return hmac.new(secret, client_address(request).encode(), hashlib.sha256).hexdigest()
 
 
-def may_create_club(request: HttpRequest) -> tuple[bool, str]:
-    """Creating clubs is rate-limited per client address, so a script cannot fill the database."""
+def create_club(request: HttpRequest, name: str) -> Club | None:
+    """A new club, unless this client started its hour's allowance of clubs already (None).
+
+    Counting and creating happen under one lock per client, so that forty requests at once
+    cannot all count nineteen: SQLite's write transaction holds the database, and PostgreSQL
+    takes an advisory lock on the client's digest.
+    """
     who = client_digest(request)
     since = timezone.now() - timedelta(hours=1)
-    limit = settings.KNOCK_CLUBS_PER_HOUR
-    allowed = Club.objects.filter(created_by=who, created__gte=since).count() < limit
-    return allowed, who
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(who[:15], 16)])
+        made = Club.objects.filter(created_by=who, created__gte=since).count()
+        if made >= settings.KNOCK_CLUBS_PER_HOUR:
+            return None
+        return Club.objects.create(name=name, created_by=who)

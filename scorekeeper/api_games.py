@@ -13,8 +13,8 @@ from django.http import Http404, HttpRequest
 from ninja import Router, Status
 from ninja.security import HttpBearer
 
-from .access import may_create_club
-from .models import Club, Game, RoundInputs, StaleGame
+from .access import create_club as create_club_limited
+from .models import Club, Game, RoundInputs, StaleGame, key_digest
 from .rules import build_rules
 from .rules.cards import CardError, parse_cards
 from .rules.errors import InputError
@@ -36,8 +36,9 @@ class ClubKey(HttpBearer):
 def authorised_club(request: HttpRequest, club: Club | None) -> Club:
     """The club, if the request holds its key; 404 otherwise. Compared in constant time."""
     token = request.auth  # type: ignore[attr-defined]
-    if club is None or not token or not hmac.compare_digest(club.key.encode(), token.encode()):
+    if club is None or not hmac.compare_digest(club.key_hash, key_digest(token)):
         raise Http404("No such club")
+    club.key = token  # opened with its key: its links can be shown
     return club
 
 
@@ -108,11 +109,7 @@ def _seat(game: Game, name: str, field: str) -> int:
 @router.post("/clubs", response={201: ClubOut, 429: ErrorOut, **REFUSALS}, url_name="clubs")
 def create_club(request: HttpRequest, payload: ClubIn):
     """A new club; its key opens it (keep it as you would a password)."""
-    club, who = None, None
-    with transaction.atomic():
-        allowed, who = may_create_club(request)
-        if allowed:
-            club = Club.objects.create(name=payload.name, created_by=who)
+    club = create_club_limited(request, payload.name)
     if club is None:
         return Status(
             429,

@@ -1,23 +1,47 @@
 """A club as one JSON file (players, games, rules, every round with its inputs, undone and
-edited rounds included), and back. The file holds the club's keys, so that a restored club opens
-with the same links: keep it as safe as the secret link."""
+edited rounds included), and back. The file holds the club's secret key, so that a restored club
+opens with the same links: keep it as safe as the secret link.
+
+An import passes every check a recording passes, or imports nothing: the file's shape is checked
+against a schema, its text like any name typed at the table, its keys for length and for clubs
+already here, and every game's rounds are worked out again by the rules engine.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-from typing import Any
+import json
+import re
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
 from django.db import transaction
-from django.utils.dateparse import parse_datetime
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import ValidationError as SchemaError
 
-from .models import Club, Game, GameSeat, Round
+from .models import (
+    Club,
+    Game,
+    GameSeat,
+    Round,
+    clean_name,
+    key_digest,
+    replay,
+    stored_rules,
+    view_key_for,
+)
+from .rules import ENDINGS, SWITCHES
+from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
+from .text import clean_text
 
 FORMAT = "knock-club"
-VERSION = 1
+VERSION = 2  # 2: the view link is derived from the secret key (version 1 files still read)
 ROUND_FIELDS = ("number", "state", "ending", "knocker", "shown_by", "lowest", "hands", "choice",
                 "client_id")  # fmt: skip
+KEY = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
 
 def _when(value) -> str | None:
@@ -25,6 +49,8 @@ def _when(value) -> str | None:
 
 
 def export_club(club: Club) -> dict[str, Any]:
+    """The club as a file; ``club`` must have been opened with its secret key."""
+    assert club.key, "export a club opened with its secret key"
     games = club.games.order_by("created", "id").prefetch_related("seats__player", "rounds")
     return {
         "format": FORMAT,
@@ -33,7 +59,7 @@ def export_club(club: Club) -> dict[str, Any]:
             "id": str(club.id),
             "name": club.name,
             "key": club.key,
-            "view_key": club.view_key,
+            "view_generation": club.view_generation,
             "created": _when(club.created),
         },
         "players": [
@@ -66,62 +92,222 @@ def export_club(club: Club) -> dict[str, Any]:
     }
 
 
-def _require(data: Any, key: str, kind: type, where: str) -> Any:
-    if not isinstance(data, dict) or not isinstance(data.get(key), kind):
-        raise InputError(f"the file has no {key} here", f"{where}.{key}")
-    return data[key]
+# ---- the file's shape ------------------------------------------------------------------------
+
+
+def _plain(longest: int):
+    def read(value: Any) -> Any:
+        if isinstance(value, str):
+            if len(value) > longest:
+                raise ValueError(f"at most {longest} characters")
+            clean_text(value, "")
+        return value
+
+    return BeforeValidator(read)
+
+
+Text = Annotated[str, _plain(100)]
+Small = Annotated[int, Field(ge=0, le=100_000)]
+Seat = Annotated[int, Field(ge=0, le=20)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ClubEntry(Strict):
+    id: uuid.UUID = Field(strict=False)
+    name: Annotated[str, _plain(100), Field(min_length=1)]
+    key: Annotated[str, Field(pattern=KEY.pattern)]
+    view_key: str | None = None  # version 1 only: replaced by the derived view link
+    view_generation: Small = 0
+    created: datetime = Field(strict=False)
+
+
+class PlayerEntry(Strict):
+    name: Annotated[str, _plain(60)]
+    retired: bool = False
+    created: datetime = Field(strict=False)
+
+
+class RoundEntry(Strict):
+    number: Annotated[int, Field(ge=1, le=100_000)]
+    state: Literal["active", "undone", "edited"]
+    ending: Literal[tuple(ENDINGS)]  # type: ignore[valid-type]
+    knocker: Seat | None = None
+    shown_by: list[Seat] = Field(default_factory=list, max_length=20)
+    lowest: Annotated[list[Seat], Field(max_length=20)] | None = None
+    hands: Annotated[dict[Annotated[str, Field(pattern=r"[0-9]{1,2}")],
+                          Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=3)]],
+                     Field(max_length=20)] | None = None  # fmt: skip
+    choice: Annotated[str, _plain(40)] = ""
+    client_id: Annotated[str, _plain(64)] = ""
+    created: datetime = Field(strict=False)
+    changed: datetime | None = Field(None, strict=False)
+
+
+class GameEntry(Strict):
+    id: uuid.UUID = Field(strict=False)
+    preset: Annotated[str, _plain(20)]
+    rules: dict[str, Any]
+    readings: list[Literal[tuple(f.name for f in SWITCHES)]] = Field(default_factory=list)  # type: ignore[misc]
+    first_dealer: Seat
+    created: datetime = Field(strict=False)
+    version: Small = 0
+    seats: list[Annotated[str, _plain(60)]] = Field(min_length=2, max_length=20)
+    rounds: list[RoundEntry] = Field(default_factory=list, max_length=100_000)
+
+
+class ClubFile(Strict):
+    format: Literal["knock-club"]
+    version: Literal[1, 2]
+    club: ClubEntry
+    players: list[PlayerEntry] = Field(max_length=10_000)
+    games: list[GameEntry] = Field(max_length=100_000)
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path or "file"
+
+
+def read_file(data: Any) -> ClubFile:
+    """The file checked against its schema; an ``InputError`` naming the first thing wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError("this is not a Knock club file", "format")
+    if data.get("version") not in (1, 2):
+        raise InputError(
+            f"this file is version {data.get('version')!r}; Knock reads 1 and {VERSION}", "version"
+        )
+    try:
+        return ClubFile.model_validate(data)
+    except SchemaError as error:
+        first = error.errors(include_url=False)[0]
+        message = first["msg"].removeprefix("Value error, ")
+        raise InputError(message[:1].lower() + message[1:], _where(first["loc"])) from None
+
+
+# ---- what a recording would check --------------------------------------------------------------
+
+
+def _check_club(entry: ClubEntry) -> None:
+    if entry.view_key is not None and entry.view_key == entry.key:
+        raise InputError("the view key must not be the secret key", "club.view_key")
+    digests = [key_digest(entry.key), key_digest(view_key_for(entry.key, entry.view_generation))]
+    taken = Club.objects.filter(key_hash__in=digests) | Club.objects.filter(
+        view_key_hash__in=digests
+    )
+    if Club.objects.filter(pk=entry.id).exists() or taken.exists():
+        raise InputError("this club, or a club with the same key, is already here", "club")
+
+
+def _check_rounds(entry: GameEntry, where: str) -> None:
+    """Every seat a round names sits at this table and every card is a card; the active rounds
+    are numbered 1, 2, 3… in order; no tap is recorded twice."""
+    seats = len(entry.seats)
+    if entry.first_dealer >= seats:
+        raise InputError(f"seat {entry.first_dealer} is not at this table", f"{where}.first_dealer")
+    active = [r.number for r in entry.rounds if r.state == "active"]
+    if sorted(active) != list(range(1, len(active) + 1)):
+        raise InputError(
+            "the rounds in play must be numbered 1, 2, 3… once each", f"{where}.rounds"
+        )
+    taps = [r.client_id for r in entry.rounds if r.client_id]
+    if len(set(taps)) != len(taps):
+        raise InputError("a tap is recorded twice", f"{where}.rounds")
+    for i, r in enumerate(entry.rounds):
+        at = f"{where}.rounds[{i}]"
+        named = [("knocker", [] if r.knocker is None else [r.knocker]), ("shown_by", r.shown_by),
+                 ("lowest", r.lowest or []), ("hands", [int(k) for k in r.hands or {}])]  # fmt: skip
+        for field, positions in named:
+            for position in positions:
+                if position >= seats:
+                    raise InputError(f"seat {position} is not at this table", f"{at}.{field}")
+        for position, codes in (r.hands or {}).items():
+            try:
+                check_hand(parse_cards(codes), 52)
+            except CardError as refusal:
+                raise InputError(str(refusal), f"{at}.hands.{position}") from None
 
 
 def import_club(data: Any) -> Club:
     """Restore a club from ``export_club``'s file into this instance: all of it or nothing."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InputError("this is not a Knock club file", "format")
-    if data.get("version") != VERSION:
-        raise InputError(
-            f"this file is version {data.get('version')}; Knock reads {VERSION}", "version"
-        )
-    info = _require(data, "club", dict, "file")
-    if Club.objects.filter(pk=info.get("id")).exists() or Club.objects.with_key(
-        str(info.get("key"))
-    ):
-        raise InputError("this club is already here", "club")
+    file = read_file(data)
+    _check_club(file.club)
     with transaction.atomic():
-        club = Club.objects.create(
-            id=info["id"], name=_require(info, "name", str, "club"), key=info["key"],
-            view_key=info["view_key"], created=parse_datetime(info["created"]),
-        )  # fmt: skip
+        club = Club(id=file.club.id, name=file.club.name,
+                    view_generation=file.club.view_generation, key=file.club.key,
+                    created=file.club.created)  # fmt: skip
+        club.save(force_insert=True)
         players = {}
-        for entry in _require(data, "players", list, "file"):
-            player = club.add_player(_require(entry, "name", str, "players"))
-            player.retired = bool(entry.get("retired"))
-            player.created = parse_datetime(entry["created"])
+        for i, entry in enumerate(file.players):
+            try:
+                player = club.add_player(entry.name)
+            except InputError as refusal:
+                raise InputError(refusal.message, f"players[{i}].name") from None
+            if player.name != entry.name:
+                raise InputError("a name has no spaces around it or twice in a row",
+                                 f"players[{i}].name")  # fmt: skip
+            player.retired, player.created = entry.retired, entry.created
             player.save(update_fields=["retired", "created"])
             players[player.name] = player
-        for entry in _require(data, "games", list, "file"):
-            game = Game.objects.create(
-                id=entry["id"], club=club, preset=entry["preset"], rules_data=entry["rules"],
-                readings=entry.get("readings", []), first_dealer=entry["first_dealer"],
-                created=parse_datetime(entry["created"]), version=entry.get("version", 0),
-            )  # fmt: skip
-            GameSeat.objects.bulk_create(
-                GameSeat(game=game, player=players[name], position=i)
-                for i, name in enumerate(entry["seats"])
-            )
-            Round.objects.bulk_create(
-                Round(
-                    game=game,
-                    **{name: r[name] for name in ROUND_FIELDS},
-                    created=parse_datetime(r["created"]),
-                    changed=parse_datetime(r["changed"]) if r.get("changed") else None,
-                )
-                for r in entry["rounds"]
-            )
-            game.replay()  # refuses a file whose rounds the rules do not allow
-            story = game.replay()
-            game.round_count, game.finished = len(story.steps), story.game_over
-            game.result_text = story.result_words
-            game.save(update_fields=["round_count", "finished", "result_text"])
+        for g, entry in enumerate(file.games):
+            _import_game(club, players, entry, f"games[{g}]")
     return club
+
+
+def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> None:
+    _check_rounds(entry, where)
+    try:
+        rules = stored_rules(json.dumps(entry.rules, sort_keys=True))
+    except InputError as refusal:
+        raise InputError(refusal.message, f"{where}.rules.{refusal.field}") from None
+    if len(entry.seats) > rules.max_players or len(set(entry.seats)) != len(entry.seats):
+        raise InputError("the seats are not a table these rules allow", f"{where}.seats")
+    missing = [name for name in entry.seats if name not in players]
+    if missing:
+        raise InputError(f"{clean_name(missing[0])} is not a player of the club", f"{where}.seats")
+    if Game.objects.filter(pk=entry.id).exists():
+        raise InputError("a game with this id is already here", f"{where}.id")
+    game = Game.objects.create(
+        id=entry.id, club=club, preset=entry.preset, rules_data=rules.as_dict(),
+        readings=entry.readings, first_dealer=entry.first_dealer, created=entry.created,
+        version=entry.version,
+    )  # fmt: skip
+    GameSeat.objects.bulk_create(
+        GameSeat(game=game, player=players[name], position=i) for i, name in enumerate(entry.seats)
+    )
+    rounds = Round.objects.bulk_create(
+        Round(game=game, created=r.created, changed=r.changed,
+              **{name: getattr(r, name) for name in ROUND_FIELDS})
+        for r in entry.rounds
+    )  # fmt: skip
+    active = sorted((r for r in rounds if r.state == Round.ACTIVE), key=lambda r: r.number)
+    try:
+        # The same work a recording does: every round in play worked out by the engine.
+        story = replay(rules, game.seat_list(), game.first_dealer, active)
+    except InputError as refusal:
+        raise InputError(refusal.message, f"{where}.rounds") from None
+    if any(step.result.result == "table_decides" for step in story.steps):
+        raise InputError("a round in play waits for the table's choice", f"{where}.rounds")
+    game.round_count, game.finished = len(story.steps), story.game_over
+    game.result_text = story.result_words
+    game.save(update_fields=["round_count", "finished", "result_text"])
+
+
+# ---- a spreadsheet -------------------------------------------------------------------------
+
+# A cell that starts with one of these is a formula to a spreadsheet (OWASP, CSV injection).
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A value a spreadsheet shows as text, never runs: a leading quote disarms a formula."""
+    if isinstance(value, str) and value.startswith(_FORMULA):
+        return "'" + value
+    return value
 
 
 def games_csv(club: Club) -> str:
@@ -130,9 +316,9 @@ def games_csv(club: Club) -> str:
     writer = csv.writer(out)
     writer.writerow(["started", "game", "rules", "players", "rounds", "finished", "result"])
     for game in club.games.for_listing().order_by("created"):
-        writer.writerow([
+        writer.writerow(map(_cell, [
             game.created.isoformat(timespec="minutes"), str(game.id), game.preset_name,
             "; ".join(seat.player.name for seat in game.seats.all()), game.round_count,
             "yes" if game.finished else "no", game.result_text,
-        ])  # fmt: skip
+        ]))  # fmt: skip
     return out.getvalue()

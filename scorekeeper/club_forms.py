@@ -12,14 +12,36 @@ from .models import Club, Game, Player, RoundInputs
 from .rules import ENDINGS, PRESETS, SWITCHES, RuleSet, build_rules
 from .rules.cards import CardError, parse_cards
 from .rules.errors import InputError
+from .text import clean_text
+
+
+def plain_text(value: str) -> None:
+    """Refuse what the API refuses: control characters (ESC, BEL, NUL) and broken characters."""
+    try:
+        clean_text(value, "name")
+    except InputError as refusal:
+        raise forms.ValidationError(refusal.message.capitalize() + ".") from None
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label="Club name", max_length=100, strip=True)
+    name = forms.CharField(label="Club name", max_length=100, strip=True, validators=[plain_text])
 
 
 class PlayerNameForm(forms.Form):
-    name = forms.CharField(label="Name", max_length=60, strip=True)
+    name = forms.CharField(label="Name", max_length=60, strip=True, validators=[plain_text])
+
+
+class ReplaceLinkForm(forms.Form):
+    which = forms.ChoiceField(choices=[("secret", "Secret"), ("view", "View")])
+    # The view link's generation the page showed: a second phone's press is then not a second
+    # replacement.
+    generation = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+
+
+class VersionForm(forms.Form):
+    """The game version a phone saw, as a tap sends it."""
+
+    version = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
 
 
 class NewGameForm(forms.Form):

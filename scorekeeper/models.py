@@ -8,6 +8,7 @@ records is deleted: an undone or edited round stays, marked as such.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -61,38 +62,69 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def view_key_for(key: str, generation: int) -> str:
+    """The view link's key, derived from the secret key: whoever holds the secret link can
+    always show the view link, and a copy of the database, which holds only digests, opens
+    neither. Replacing the view link moves to the next generation."""
+    mac = hmac.new(key.encode("utf-8", "surrogatepass"), f"view:{generation}".encode(), "sha256")
+    return base64.urlsafe_b64encode(mac.digest()[:KEY_BYTES]).decode()
+
+
+class StaleLink(Exception):
+    """Another phone replaced this link a moment ago."""
+
+
 class ClubQuerySet(models.QuerySet):
     def with_key(self, key: str) -> Club | None:
         """The club whose secret key this is (which may record and change), or None."""
         club = self.filter(key_hash=key_digest(key)).first()
-        return club if club and hmac.compare_digest(club.key.encode(), key.encode()) else None
+        if club is not None:
+            club.key = key
+        return club
 
     def with_view_key(self, key: str) -> Club | None:
         """The club whose view key this is (which only looks), or None."""
         club = self.filter(view_key_hash=key_digest(key)).first()
-        return club if club and hmac.compare_digest(club.view_key.encode(), key.encode()) else None
+        if club is not None:
+            club.view_key = key
+        return club
 
 
 class Club(models.Model):
+    """A group that plays together, reached by its links.
+
+    The database keeps digests of the keys, never the keys: a backup or a dump of it opens no
+    club. ``key`` (and so ``view_key``) is known on an instance that was opened with the key,
+    or just created.
+    """
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=100)
     # The secret link records rounds and changes the club; the view link only looks.
-    key = models.CharField(max_length=64, default=new_key)
     key_hash = models.CharField(max_length=64, unique=True)
-    view_key = models.CharField(max_length=64, default=new_key)
     view_key_hash = models.CharField(max_length=64, unique=True)
+    view_generation = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(default=timezone.now)
     # A digest of the address that created it, for the rate limit; never the address itself.
     created_by = models.CharField(max_length=64, blank=True, db_index=True)
 
     objects = ClubQuerySet.as_manager()
 
+    def __init__(self, *args: Any, key: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.key = key
+        self._view_key = ""
+        if key:
+            self._set_key(key)
+
     def __str__(self) -> str:
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.key_hash = key_digest(self.key)
-        self.view_key_hash = key_digest(self.view_key)
+        if self.key:  # opened with its key: the digests follow it
+            self._set_key(self.key)
+        elif not self.key_hash:  # a new club gets its key here, shown once to whoever made it
+            self._set_key(new_key())
         if kwargs.get("update_fields") is not None:
             kwargs["update_fields"] = {*kwargs["update_fields"], "key_hash", "view_key_hash"}
         super().save(*args, **kwargs)
@@ -102,6 +134,19 @@ class Club(models.Model):
 
     def get_view_url(self) -> str:
         return reverse("view-club", args=[self.view_key])
+
+    def _set_key(self, key: str) -> None:
+        self.key = key
+        self.key_hash = key_digest(key)
+        self.view_key_hash = key_digest(view_key_for(key, self.view_generation))
+
+    @property
+    def view_key(self) -> str:
+        return self._view_key or (view_key_for(self.key, self.view_generation) if self.key else "")
+
+    @view_key.setter
+    def view_key(self, value: str) -> None:
+        self._view_key = value
 
     def add_player(self, name: str) -> Player:
         """Add a player, refusing a name already in the club (ignoring case and spaces), also
@@ -131,14 +176,28 @@ class Club(models.Model):
             return None  # no such name can be stored; add_player says why
         return self.players.filter(name_key=name_key(name)).first()
 
-    def replace_key(self, which: str) -> None:
-        """A new secret (or view) link; the old one stops working at once."""
-        field = {"secret": "key", "view": "view_key"}[which]
-        old = getattr(self, field)
+    def replace_key(self, which: str, generation: int | None = None) -> None:
+        """A new secret (or view) link; the old one stops working at once.
+
+        A new secret link brings a new view link too: whoever had the old secret link could
+        open the view link as well. ``generation`` is the view link the phone saw: if another
+        phone replaced the link first, ``StaleLink`` says so and nothing changes.
+        """
         with transaction.atomic():
-            RetiredKey.objects.create(club=self, kind=which, digest=key_digest(old))
-            setattr(self, field, new_key())
-            self.save(update_fields=[field])
+            current = Club.objects.select_for_update().get(pk=self.pk)
+            if current.key_hash != key_digest(self.key) or (
+                generation is not None and generation != current.view_generation
+            ):
+                raise StaleLink(which)
+            retired = [RetiredKey(club=self, kind="view", digest=current.view_key_hash)]
+            if which == "secret":
+                retired.append(RetiredKey(club=self, kind="secret", digest=current.key_hash))
+                self._set_key(new_key())
+            else:
+                self.view_generation = current.view_generation + 1
+                self._set_key(self.key)
+            RetiredKey.objects.bulk_create(retired)
+            self.save(update_fields=["key_hash", "view_key_hash", "view_generation"])
 
 
 class RetiredKey(models.Model):
@@ -357,6 +416,7 @@ class Game(models.Model):
                 return new
             # Another phone changed the game between our reading and our writing.
             fresh = Game.objects.get(pk=self.pk)
+            fresh.club = self.club  # opened with its key, which the database does not keep
             if seen_version is not None:
                 raise StaleGame(fresh)
             self.version, self.finished = fresh.version, fresh.finished
@@ -409,8 +469,11 @@ class Game(models.Model):
         return describe_changes(before, after)
 
     def reload(self) -> None:
-        """Read the game again, forgetting everything derived from what it was."""
+        """Read the game again, forgetting everything derived from what it was. The club stays:
+        it was opened with its key, which the database does not keep."""
+        club = self.club
         self.refresh_from_db()
+        self.club = club
         self.forget_cache()
 
     def has_round_from(self, client_id: str) -> bool:

@@ -35,5 +35,7 @@ def record_knocks(game: Game, rounds: list[tuple[str, list[str]]]) -> Game:
     for knocker, lowest in rounds:
         game.record_round(knock(game, knocker, lowest))
         game.forget_cache()
+    club = game.club  # opened with its key, which the database does not keep
     game.refresh_from_db()
+    game.club = club
     return game

@@ -9,9 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..access import club_view, may_create_club, remember_club, viewer_view
-from ..club_forms import ClubForm, PlayerNameForm
-from ..models import Club
+from ..access import club_view, remember_club, viewer_view
+from ..access import create_club as create_club_limited
+from ..club_forms import ClubForm, PlayerNameForm, ReplaceLinkForm
+from ..models import Club, StaleLink
 from ..rules.errors import InputError
 
 GAMES_PER_PAGE = 10
@@ -28,16 +29,19 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_POST
 def create_club(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST)
-    allowed, who = may_create_club(request)
-    if not allowed:
+    status = 400
+    if form.is_valid():
+        club = create_club_limited(request, form.cleaned_data["name"])
+        if club is not None:
+            remember_club(request, club)
+            messages.success(
+                request, "Your club is ready. Bookmark this page: its link is the key."
+            )
+            return redirect(club)
         form.add_error("name", "Too many clubs were started from here in the last hour: try later.")
-    if not form.is_valid():
-        context = {"form": form, "clubs": request.session.get("clubs", [])}
-        return render(request, "scorekeeper/home.html", context, status=429 if not allowed else 400)
-    club = Club.objects.create(name=form.cleaned_data["name"], created_by=who)
-    remember_club(request, club)
-    messages.success(request, "Your club is ready. Bookmark this page: its link is the key.")
-    return redirect(club)
+        status = 429
+    context = {"form": form, "clubs": request.session.get("clubs", [])}
+    return render(request, "scorekeeper/home.html", context, status=status)
 
 
 def qr_svg(url: str) -> str:
@@ -82,17 +86,24 @@ def _games(request: HttpRequest, club: Club):
 @club_view
 def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
     """A new secret or view link; the old one stops working at once."""
-    which = request.POST.get("which")
-    if which not in ("secret", "view"):
+    form = ReplaceLinkForm(request.POST)
+    if not form.is_valid():
         messages.error(request, "Say which link to replace.")
         return redirect(club)
+    which = form.cleaned_data["which"]
     old_key = club.key
-    club.replace_key(which)
+    try:
+        club.replace_key(which, form.cleaned_data["generation"])
+    except StaleLink:
+        # Two phones pressed Replace at once: the first one's new link stands.
+        messages.warning(request, f"Another phone replaced the {which} link a moment ago: "
+                         "nothing more was changed.")  # fmt: skip
+        return redirect(club)
     if which == "secret":
         request.session["clubs"] = [e for e in request.session.get("clubs", []) if e[0] != old_key]
         remember_club(request, club)
-        messages.success(request, "This club has a new secret link: the old one no longer works. "
-                         "Bookmark this page again and share the new link.")  # fmt: skip
+        messages.success(request, "This club has a new secret link and a new view link: the old "
+                         "ones no longer work. Bookmark this page again and share the new links.")  # fmt: skip
     else:
         messages.success(request, "The club has a new view link: the old one no longer works.")
     return redirect(club)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -13,7 +13,7 @@ from django_htmx.http import trigger_client_event
 
 from ..access import club_view, game_view, viewer_game_view
 from ..chart import lives_chart
-from ..club_forms import NewGameForm, RecordForm
+from ..club_forms import NewGameForm, RecordForm, VersionForm
 from ..models import Club, Game, Round, RoundInputs, StaleGame, Step, Story, version_for_key
 from ..rules import ENDINGS
 from ..rules.errors import InputError
@@ -25,7 +25,8 @@ def new_game(request: HttpRequest, club: Club) -> HttpResponse:
     form = NewGameForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
-            game = form.start()
+            with transaction.atomic():  # the new players and the game stand or fall together
+                game = form.start()
         except InputError as refusal:
             form.add_error(None, refusal.message.capitalize() + ".")
         else:
@@ -171,9 +172,10 @@ def _stale(request: HttpRequest, game: Game, inputs: RoundInputs | None) -> Http
 @require_POST
 @game_view
 def undo(request: HttpRequest, game: Game) -> HttpResponse:
-    version = request.POST.get("version")
+    form = VersionForm(request.POST)
+    seen = form.cleaned_data.get("version") if form.is_valid() else None
     try:
-        undone = game.undo(seen_version=int(version) if version and version.isdigit() else None)
+        undone = game.undo(seen_version=seen)
         messages.success(request, f"Round {undone.number} taken back.")
     except StaleGame as stale:
         return _stale(request, stale.game, None)

@@ -34,8 +34,11 @@ def test_creating_a_club_returns_its_id_key_and_link(client):
     response = post(client, "/api/v1/clubs", {"name": "Thursday table"})
     assert response.status_code == 201
     data = response.json()
-    club = Club.objects.get()
+    club = Club.objects.with_key(data["key"])
     assert data == {"id": str(club.id), "key": club.key, "url": f"http://testserver/c/{club.key}/"}
+    # The database keeps a digest of the key, never the key.
+    stored = Club.objects.filter(pk=club.pk).values().get()
+    assert data["key"] not in str(stored) and club.view_key not in str(stored)
 
 
 @pytest.mark.parametrize("name", ["", "Nul\x00club", "Bell\x07"])

@@ -67,18 +67,23 @@ def test_a_replaced_link_stops_working_at_once_with_a_clear_page(client):
     club = game.club
     old_key, old_view = club.key, club.view_key
     response = client.post(reverse("replace-link", args=[old_key]), {"which": "secret"})
-    club.refresh_from_db()
+    club = Club.objects.with_key(response["Location"].split("/")[2])
     assert club.key != old_key
     assert response["Location"] == f"/c/{club.key}/"
     gone = client.get(f"/c/{old_key}/")
     assert gone.status_code == 410 and "This link was replaced" in text(gone)
     assert client.post(reverse("record", args=[old_key, game.id]), {}).status_code == 410
     assert client.get(f"/c/{club.key}/").status_code == 200
-    assert client.get(f"/v/{old_view}/").status_code == 200  # the view link did not change
-    client.post(reverse("replace-link", args=[club.key]), {"which": "view"})
+    # Whoever had the old secret link could open the view link: it was replaced with it.
     assert client.get(f"/v/{old_view}/").status_code == 410
-    club.refresh_from_db()
+    second_view = club.view_key
+    assert client.get(f"/v/{second_view}/").status_code == 200
+    client.post(reverse("replace-link", args=[club.key]), {"which": "view", "generation": "0"})
+    assert client.get(f"/v/{second_view}/").status_code == 410
+    club = Club.objects.with_key(club.key)
+    assert club.view_generation == 1
     assert client.get(f"/v/{club.view_key}/").status_code == 200
+    assert client.get(f"/c/{club.key}/").status_code == 200  # the secret link did not change
     assert client.get("/c/never-a-key/").status_code == 404
 
 
