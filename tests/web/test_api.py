@@ -4,7 +4,6 @@ import json
 
 import pytest
 
-
 SHOWDOWN = "/api/v1/showdown"
 
 

@@ -9,8 +9,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.models import Club, Game, Player, Round
 from scorekeeper.api import api
+from scorekeeper.models import Club, Game, Player, Round
 from scorekeeper.rules import PRESETS
 
 from ..factory import make_game
