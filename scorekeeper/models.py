@@ -186,7 +186,7 @@ class Club(models.Model):
         with transaction.atomic():
             current = Club.objects.select_for_update().get(pk=self.pk)
             if current.key_hash != key_digest(self.key) or (
-                generation is not None and generation != current.view_generation
+                which == "view" and generation is not None and generation != current.view_generation
             ):
                 raise StaleLink(which)
             retired = [RetiredKey(club=self, kind="view", digest=current.view_key_hash)]

@@ -3,12 +3,21 @@ access log uses it too)."""
 
 import logging
 import re
+from urllib.parse import unquote
 
 _LINK = re.compile(r"/(c|v)/[^/\s\"'?]+")
 
 
 def redact(text: str) -> str:
-    """A path with the club's key taken out: /c/…/g/… ."""
+    """A path with the club's key taken out: /c/…/g/… .
+
+    Django decodes a path before routing it, so ``/%63/KEY/`` opens the club as ``/c/KEY/``
+    does: a text with percent-escapes is decoded first (its unprintable characters escaped
+    again, so that a log line stays one line), and then redacted.
+    """
+    if "%" in text:
+        decoded = unquote(text, errors="backslashreplace")
+        text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in decoded)
     return _LINK.sub(r"/\1/…", text)
 
 

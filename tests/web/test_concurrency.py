@@ -10,7 +10,7 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.models import Game, Round
+from scorekeeper.models import Club, Game, RetiredKey, Round
 
 from ..factory import knock, make_game
 
@@ -108,3 +108,52 @@ def test_undo_racing_a_record_leaves_a_consistent_game():
     assert game.round_count == len(active)
     game.replay()  # derives cleanly
     assert Client().get(game.get_absolute_url()).status_code == 200
+
+
+def test_two_phones_replacing_the_same_link_at_once_replace_it_once():
+    club = make_game().club
+    url = reverse("replace-link", args=[club.key])
+    for which in ("view", "secret"):
+        data = {"which": which, "generation": str(club.view_generation)}
+        results = at_once([lambda: Client().post(url, data, follow=True) for _ in range(PHONES)])
+        assert not [r for r in results if isinstance(r, Exception)], results
+        assert RetiredKey.objects.filter(kind="secret").count() == (which == "secret")
+        pages = [r.content.decode() for r in results]
+        if which == "view":
+            assert {r.status_code for r in results} == {200}
+            assert club.view_key not in "".join(pages)  # every phone shows the new view link
+            assert sum(f"Another phone replaced the {which} link" in p for p in pages) == PHONES - 1
+        else:
+            # A phone that comes in after the first holds a link that no longer works and is
+            # told so; one that came in with it is told another phone was first.
+            assert sorted(r.status_code for r in results).count(200) >= 1
+            assert {r.status_code for r in results} <= {200, 410}
+            assert sum("has a new secret link" in p for p in pages) == 1
+
+
+def test_two_phones_adding_the_same_player_at_once_add_one_and_tell_the_other():
+    club = make_game().club
+    url = reverse("add-player", args=[club.key])
+    results = at_once([lambda: Client().post(url, {"name": "Dev"}, follow=True)
+                       for _ in range(PHONES)])  # fmt: skip
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert {r.status_code for r in results} == {200}
+    pages = [r.content.decode() for r in results]
+    assert sum("Dev joined the club." in page for page in pages) == 1
+    assert sum("Dev is already in this club." in page for page in pages) == PHONES - 1
+    assert club.players.filter(name="Dev").count() == 1
+
+
+def test_two_new_games_adding_the_same_new_player_at_once_share_the_player():
+    club = make_game().club
+    url = f"/api/v1/clubs/{club.id}/games"
+    headers = {"Authorization": f"Bearer {club.key}"}
+    body = json.dumps({"rules": "scat", "players": ["Ann", "Zoe"]})
+    results = at_once([
+        lambda: Client().post(url, body, content_type="application/json", headers=headers)
+        for _ in range(PHONES)
+    ])  # fmt: skip
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert {r.status_code for r in results} == {201}
+    zoe = club.players.get(name="Zoe")
+    assert Game.objects.filter(seats__player=zoe).count() == PHONES
