@@ -16,6 +16,7 @@ from .rules import ENDINGS, PRESETS, SWITCHES, RuleSet, build_rules, check_hand,
 from .rules.cards import CardError, Suit, deck, parse_cards
 from .rules.errors import InputError
 from .rules.hands import Hand
+from .rules.numbers import read_whole
 from .rules.resolve import RoundResult
 from .rules.ruleset import json_value
 from .rules.showdown import settle
@@ -215,9 +216,10 @@ def referee_from_post(data: Any, settle_now: bool, add_player: bool = False) -> 
 
 
 def _player_count(data: Any) -> int:
+    """How many player rows the page had; anything but a plain count keeps the default."""
     try:
-        return int(data.get("players", START_PLAYERS))
-    except (TypeError, ValueError):
+        return read_whole(data.get("players"), "players", "players", MIN_PLAYERS, MAX_PLAYERS)
+    except InputError:
         return START_PLAYERS
 
 

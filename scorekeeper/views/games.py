@@ -173,9 +173,10 @@ def _stale(request: HttpRequest, game: Game, inputs: RoundInputs | None) -> Http
 @game_view
 def undo(request: HttpRequest, game: Game) -> HttpResponse:
     form = VersionForm(request.POST)
-    seen = form.cleaned_data.get("version") if form.is_valid() else None
     try:
-        undone = game.undo(seen_version=seen)
+        if not form.is_valid():
+            raise InputError("that tap could not be read: nothing was taken back", "version")
+        undone = game.undo(seen_version=form.cleaned_data["version"])
         messages.success(request, f"Round {undone.number} taken back.")
     except StaleGame as stale:
         return _stale(request, stale.game, None)

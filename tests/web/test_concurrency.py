@@ -10,7 +10,7 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.models import Club, Game, RetiredKey, Round
+from scorekeeper.models import Game, RetiredKey, Round
 
 from ..factory import knock, make_game
 
