@@ -115,7 +115,9 @@ def test_two_phones_replacing_the_same_link_at_once_replace_it_once():
     url = reverse("replace-link", args=[club.key])
     for which in ("view", "secret"):
         data = {"which": which, "generation": str(club.view_generation)}
-        results = at_once([lambda: Client().post(url, data, follow=True) for _ in range(PHONES)])
+        results = at_once(
+            [lambda data=data: Client().post(url, data, follow=True) for _ in range(PHONES)]
+        )
         assert not [r for r in results if isinstance(r, Exception)], results
         assert RetiredKey.objects.filter(kind="secret").count() == (which == "secret")
         pages = [r.content.decode() for r in results]

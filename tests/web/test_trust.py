@@ -96,7 +96,7 @@ class TestNumbers:
     @pytest.mark.parametrize("raw", ["1e4300", "1e-5000", 1e308])
     def test_a_hand_value_as_a_json_number_out_of_range_is_refused(self, client, raw):
         body = ('{"rules": "scat", "ending": "knock", "knocker": "Ann", "players": '
-                '[{"name": "Ann", "cards": "KS 9S 2H"}, {"name": "Ben", "value": %s}]}' % raw)  # fmt: skip
+                f'[{{"name": "Ann", "cards": "KS 9S 2H"}}, {{"name": "Ben", "value": {raw}}}]}}')  # fmt: skip
         response = post_json(client, "/api/v1/showdown", body)
         assert response.status_code == 400 and response.json()["field"] == "players[1].value"
 
@@ -108,7 +108,7 @@ class TestNoFiveHundred:
     def test_json_nested_deep_is_a_400_on_every_json_endpoint(self, client, depth):
         game = make_game()
         deep = "[" * depth + "]" * depth
-        body = '{"name": %s}' % deep
+        body = f'{{"name": {deep}}}'
         urls = [*self.JSON_POSTS, f"/api/v1/clubs/{game.club.id}/games",
                 f"/api/v1/games/{game.id}/rounds", f"/api/v1/games/{game.id}/undo"]  # fmt: skip
         for url in urls:
@@ -122,17 +122,17 @@ class TestNoFiveHundred:
         key = game.club.key
         escaped = json.dumps(text)  # "\ud800": valid JSON, half a character
         cases = [
-            ("/api/v1/clubs", '{"name": %s}' % escaped, "name"),
+            ("/api/v1/clubs", f'{{"name": {escaped}}}', "name"),
             (f"/api/v1/clubs/{game.club.id}/games",
-             '{"rules": "scat", "players": ["Ann", %s]}' % escaped, "players"),
+             f'{{"rules": "scat", "players": ["Ann", {escaped}]}}', "players"),
             (f"/api/v1/games/{game.id}/rounds",
-             '{"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "client_id": %s}' % escaped,
+             f'{{"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "client_id": {escaped}}}',
              "client_id"),
             (f"/api/v1/games/{game.id}/rounds",
-             '{"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "choice": %s}' % escaped,
+             f'{{"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "choice": {escaped}}}',
              "choice"),
             ("/api/v1/showdown", '{"rules": "scat", "ending": "knock", "players": '
-             '[{"name": %s}, {"name": "Ben"}]}' % escaped, "players[0].name"),
+             f'[{{"name": {escaped}}}, {{"name": "Ben"}}]}}', "players[0].name"),
         ]  # fmt: skip
         for url, body, field in cases:
             response = post_json(client, url, body, key)
