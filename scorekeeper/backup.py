@@ -281,6 +281,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
     )
     rounds = Round.objects.bulk_create(
         Round(game=game, created=r.created, changed=r.changed,
+              gone_version=None if r.state == Round.ACTIVE else 0,
               **{name: getattr(r, name) for name in ROUND_FIELDS})
         for r in entry.rounds
     )  # fmt: skip

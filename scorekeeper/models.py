@@ -324,7 +324,7 @@ class Game(models.Model):
 
     def active_rounds(self) -> list[Round]:
         if not hasattr(self, "_rounds"):
-            self._rounds = list(self.rounds.filter(state=Round.ACTIVE).order_by("number"))
+            self._rounds = list(self.rounds.as_of(self.version).order_by("number"))
         return self._rounds
 
     def forget_cache(self) -> None:
@@ -407,6 +407,7 @@ class Game(models.Model):
                     result_text=story.result_words,
                 )
                 if moved:
+                    new.version = self.version + 1
                     new.save()
             if moved:
                 self.version += 1
@@ -433,7 +434,8 @@ class Game(models.Model):
                 raise InputError("there is no round to undo", "undo")
             last = rounds[-1]
             last.state, last.changed = Round.UNDONE, timezone.now()
-            last.save(update_fields=["state", "changed"])
+            last.gone_version = game.version + 1
+            last.save(update_fields=["state", "changed", "gone_version"])
             game.forget_cache()
             game._rounds = rounds[:-1]
             game.after_change()
@@ -461,7 +463,8 @@ class Game(models.Model):
                         "choice",
                     )
             old.state, old.changed = Round.EDITED, timezone.now()
-            old.save(update_fields=["state", "changed"])
+            old.gone_version = new.version = game.version + 1
+            old.save(update_fields=["state", "changed", "gone_version"])
             new.save()
             game.forget_cache()
             game._rounds = changed
@@ -540,6 +543,20 @@ class GameSeat(models.Model):
         return self.player.name
 
 
+class RoundQuerySet(models.QuerySet):
+    def as_of(self, version: int) -> RoundQuerySet:
+        """The rounds in play when the game was at ``version``. A page reads the game row and
+        then its rounds in two statements; another phone may record in between, and this keeps
+        the rounds to those of the version the page read, so it never shows version N with
+        round N+1."""
+        return self.filter(version__lte=version).filter(
+            Q(gone_version__isnull=True) | Q(gone_version__gt=version)
+        )
+
+    def taken_back_by(self, version: int) -> RoundQuerySet:
+        return self.filter(gone_version__lte=version)
+
+
 class Round(models.Model):
     ACTIVE, UNDONE, EDITED = "active", "undone", "edited"
     STATES = [(ACTIVE, "Active"), (UNDONE, "Undone"), (EDITED, "Replaced by an edit")]
@@ -556,6 +573,11 @@ class Round(models.Model):
     client_id = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(default=timezone.now)
     changed = models.DateTimeField(null=True, blank=True)
+    # The game's version when the round came into play, and when it was undone or edited.
+    version = models.PositiveIntegerField(default=0)
+    gone_version = models.PositiveIntegerField(null=True, blank=True)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         ordering = ["number", "created"]

@@ -234,7 +234,7 @@ def view_round_log(request: HttpRequest, game: Game) -> HttpResponse:
 
 def _render_log(request: HttpRequest, game: Game, viewer: bool) -> HttpResponse:
     story = game.replay()
-    taken_back = list(game.rounds.exclude(state=Round.ACTIVE).order_by("-changed"))
+    taken_back = list(game.rounds.taken_back_by(game.version).order_by("-changed"))
     template = "scorekeeper/round_log.html" + ("#log" if request.htmx else "")
     return render(request, template, {
         **links(game, viewer),

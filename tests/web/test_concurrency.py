@@ -2,7 +2,9 @@
 file-based SQLite with the production settings and on PostgreSQL (whichever the run uses)."""
 
 import json
+import re
 import threading
+import time
 from collections import Counter
 
 import pytest
@@ -159,3 +161,55 @@ def test_two_new_games_adding_the_same_new_player_at_once_share_the_player():
     assert {r.status_code for r in results} == {201}
     zoe = club.players.get(name="Zoe")
     assert Game.objects.filter(seats__player=zoe).count() == PHONES
+
+
+def test_reads_under_writes_never_pair_a_version_with_another_versions_rounds():
+    """The API's game and the table page read the game row, then its rounds: another phone
+    recording in between must not show version N with round N+1."""
+    game = make_game(players=("Ann", "Ben", "Cat", "Dev", "Eve"), lives=10)
+    key = game.club.key
+    stop = threading.Event()
+    seen = []
+
+    reading = threading.Barrier(4)
+
+    def writer():
+        try:
+            reading.wait(timeout=30)  # every reader has read once: all are warm
+            for i in range(30):
+                time.sleep(0.01)  # let the readers in between the writes
+                game.record_round(knock(game, "Ann", [("Ben", "Cat", "Dev", "Eve")[i % 4]]))
+        finally:
+            stop.set()
+            connections.close_all()
+
+    def reader():
+        client = Client()
+        headers = {"Authorization": f"Bearer {key}"}
+
+        def read():
+            data = client.get(f"/api/v1/games/{game.id}", headers=headers).json()
+            seen.append(("api", data["version"], data["round"], len(data["rounds"])))
+            page = client.get(game.get_absolute_url()).content.decode()
+            version = int(re.search(r'name="version" value="(\d+)"', page).group(1))
+            heading = int(re.search(r"<h1>Round (\d+)</h1>", page).group(1))
+            seen.append(("page", version, heading - 1, heading - 1))
+
+        try:
+            read()  # warm: a connection, the templates
+            reading.wait(timeout=30)
+            while not stop.is_set():
+                read()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=writer)] + [
+        threading.Thread(target=reader) for _ in range(3)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(seen) > 20
+    # Only rounds were recorded, so version N has exactly N rounds in play.
+    assert [s for s in seen if not s[1] == s[2] == s[3]] == []
