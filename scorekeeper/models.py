@@ -439,6 +439,7 @@ class Game(models.Model):
             game.forget_cache()
             game._rounds = rounds[:-1]
             game.after_change()
+        self._take_state_of(game)
         return last
 
     def edit_round(self, number: int, inputs: RoundInputs, seen_version: int | None = None
@@ -469,7 +470,14 @@ class Game(models.Model):
             game.forget_cache()
             game._rounds = changed
             game.after_change()
+        self._take_state_of(game)
         return describe_changes(before, after)
+
+    def _take_state_of(self, changed: Game) -> None:
+        """This instance as the locked copy left the game: the version and what is derived."""
+        for name in ("version", "round_count", "finished", "result_text"):
+            setattr(self, name, getattr(changed, name))
+        self.forget_cache()
 
     def reload(self) -> None:
         """Read the game again, forgetting everything derived from what it was. The club stays:

@@ -14,7 +14,7 @@ from django_htmx.http import trigger_client_event
 from ..access import club_view, game_view, viewer_game_view
 from ..chart import lives_chart
 from ..club_forms import NewGameForm, RecordForm, VersionForm
-from ..models import Club, Game, Round, RoundInputs, StaleGame, Step, Story, version_for_key
+from ..models import Club, Game, RoundInputs, StaleGame, Step, Story, version_for_key
 from ..rules import ENDINGS
 from ..rules.errors import InputError
 
