@@ -237,3 +237,34 @@ def test_the_openapi_description_names_every_endpoint(client):
     }  # fmt: skip
     endings = spec["components"]["schemas"]["ShowdownIn"]["properties"]["ending"]["enum"]
     assert endings == ["knock", "thirty_one", "dealt_thirty_one", "three_aces", "stock_out"]
+
+
+def test_every_documented_example_fits_its_schema():
+    from jsonschema import Draft202012Validator
+
+    from .conftest import SPEC
+
+    examples = 0
+    for name, schema in SPEC["components"]["schemas"].items():
+        for example in schema.get("examples", []):
+            Draft202012Validator({**schema, "components": SPEC["components"]}).validate(example)
+            examples += 1
+        for prop in schema.get("properties", {}).values():
+            for example in prop.get("examples", []):
+                Draft202012Validator({**prop, "components": SPEC["components"]}).validate(example)
+                examples += 1
+    assert examples >= 7, examples
+
+
+def test_the_schema_check_of_answers_would_catch_an_answer_off_contract():
+    from django.http import JsonResponse
+    from jsonschema import ValidationError
+
+    from .conftest import check_answer
+
+    with pytest.raises(ValidationError):
+        check_answer("/api/v1/evaluate", "POST", JsonResponse({"error": "no field"}, status=400))
+    with pytest.raises(ValidationError):
+        check_answer("/api/v1/evaluate", "POST", JsonResponse({"value": "21", "counted": []}))
+    with pytest.raises(AssertionError, match="not documented"):
+        check_answer("/api/v1/evaluate", "POST", JsonResponse({}, status=418))
