@@ -166,6 +166,12 @@ class ClubFile(Strict):
     games: list[GameEntry] = Field(max_length=100_000)
 
 
+_PATTERNS = {
+    "key": "a key is 32 to 64 letters, digits, “-” and “_”, as Knock makes them",
+    "[key]": "hands are keyed by seat number (0, 1, 2…)",
+}
+
+
 def _where(loc: tuple[Any, ...]) -> str:
     path = ""
     for part in loc:
@@ -186,6 +192,8 @@ def read_file(data: Any) -> ClubFile:
     except SchemaError as error:
         first = error.errors(include_url=False)[0]
         message = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "string_pattern_mismatch":
+            message = _PATTERNS.get(str(first["loc"][-1]), "this is not written as Knock writes it")
         raise InputError(message[:1].lower() + message[1:], _where(first["loc"])) from None
 
 

@@ -533,7 +533,8 @@ class StaleGame(Exception):
 
 class GameSeat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # A seated player cannot be removed alone; removing the whole club takes its games along.
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
     position = models.PositiveSmallIntegerField()
 
     class Meta:

@@ -28,7 +28,11 @@ def documented(path: str, method: str, status: int) -> dict | None:
 
 
 def check_answer(path: str, method: str, response) -> None:
-    if not path.startswith("/api/v1/") or path.endswith("openapi.json") or response.status_code == 405:
+    if (
+        not path.startswith("/api/v1/")
+        or path.endswith("openapi.json")
+        or response.status_code == 405
+    ):
         return
     schema = documented(path, method, response.status_code)
     if schema is None:

@@ -17,9 +17,9 @@ class Command(BaseCommand):
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
             club = import_club(data)
-        except (OSError, ValueError) as error:
+        except InputError as refusal:  # one line, naming where in the file
+            raise CommandError(f"Not imported: {refusal.field}: {refusal.message}.") from None
+        except (OSError, ValueError, RecursionError) as error:
             raise CommandError(f"Could not read {file}: {error}") from None
-        except InputError as refusal:
-            raise CommandError(f"Not imported: {refusal.message}.") from None
         games = club.games.count()
         self.stdout.write(f"Imported {club.name}: {club.players.count()} players, {games} games.")
