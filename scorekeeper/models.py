@@ -28,6 +28,7 @@ from .rules import PRESETS, RoundResult, RuleSet, build_rules
 from .rules.cards import parse_cards
 from .rules.errors import InputError
 from .rules.resolve import ENDINGS, Outcome, RoundError, Seat, Table, resolve_round
+from .rules.showdown import refuse_a_stray_choice
 from .text import clean_text, is_clean
 
 KEY_BYTES = 24  # 192 bits of randomness in every secret link
@@ -384,6 +385,7 @@ class Game(models.Model):
             raise InputError("the game is over: undo the last round to go on", "ending")
         new = inputs.as_round(self, number=len(self.active_rounds()) + 1)
         after = self.replay([*self.active_rounds(), new])
+        refuse_a_stray_choice(inputs.choice, after.last.result)
         return after, new
 
     def record_round(self, inputs: RoundInputs, seen_version: int | None = None) -> Round:

@@ -7,7 +7,7 @@ table's pick comes back as ``outcome.choice``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .cards import Card, CardError, check_hand
@@ -90,6 +90,8 @@ class RoundResult:
     winner: str | None = None
     tie: tuple[str, ...] = ()
     next_dealer: str | None = None
+    # Whether the rules left something to the table in this round (and so read ``choice``).
+    choice_asked: bool = False
 
 
 def lives_word(n: int) -> str:
@@ -123,6 +125,7 @@ class _Round:
     losses: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)
     story: list[str] = field(default_factory=list)
+    asked: bool = False
 
     @property
     def seats(self) -> dict[str, Seat]:
@@ -143,10 +146,8 @@ def resolve_round(rules: RuleSet, table: Table, outcome: Outcome) -> RoundResult
     _check_table(state)
     _check_hands(state)
     _check_outcome(state)
-    decision = _score(state)
-    if decision:
-        return decision
-    return _finish(state)
+    result = _score(state) or _finish(state)
+    return replace(result, choice_asked=state.asked) if state.asked else result
 
 
 # ---- checking the inputs --------------------------------------------------------------------
@@ -531,6 +532,7 @@ def _showdown(state: _Round, knocker: str | None, top: str | None = None) -> Non
 
 def _pick(state: _Round, choices: tuple[Choice, ...], why: str) -> str | RoundResult:
     """The table's pick among ``choices``, or a ``table_decides`` result asking for it."""
+    state.asked = True
     picked = state.outcome.choice
     if picked is None:
         return RoundResult(

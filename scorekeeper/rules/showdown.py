@@ -114,7 +114,17 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
 def settle(data: Any) -> tuple[RuleSet, RoundResult]:
     """Read a showdown request and resolve it; raises ``InputError`` naming the field."""
     rules, _preset, table, outcome = read_showdown(data)
-    return rules, resolve_round(rules, table, outcome)
+    result = resolve_round(rules, table, outcome)
+    refuse_a_stray_choice(outcome.choice, result)
+    return rules, result
+
+
+def refuse_a_stray_choice(choice: str | None, result: RoundResult) -> None:
+    """A choice sent for a round that leaves nothing to the table is a mistake, not noise."""
+    if choice and not result.choice_asked:
+        raise InputError(
+            "the rules leave nothing in this round to the table: send no choice", "choice"
+        )
 
 
 def hand_data(name: str | None, hand: Hand) -> dict[str, Any]:

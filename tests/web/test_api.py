@@ -268,3 +268,21 @@ def test_the_schema_check_of_answers_would_catch_an_answer_off_contract():
         check_answer("/api/v1/evaluate", "POST", JsonResponse({"value": "21", "counted": []}))
     with pytest.raises(AssertionError, match="not documented"):
         check_answer("/api/v1/evaluate", "POST", JsonResponse({}, status=418))
+
+
+def test_a_choice_for_a_round_that_leaves_nothing_open_is_refused(client):
+    response = post(client, SHOWDOWN, ben_knocks(choice="replay"))
+    assert response.status_code == 400
+    assert response.json()["field"] == "choice"
+    assert "send no choice" in response.json()["error"]
+
+
+def test_a_negative_pot_is_refused_not_clamped(client):
+    response = post(client, SHOWDOWN, ben_knocks(pot=-3))
+    assert response.status_code == 400 and response.json()["field"] == "pot"
+
+
+def test_a_hand_value_given_as_text_is_refused(client):
+    body = ben_knocks(players=[{"name": "Ben", "value": 19}, {"name": "Ana", "value": "30.5"}])
+    response = post(client, SHOWDOWN, body)
+    assert response.status_code == 400 and response.json()["field"] == "players[1].value"

@@ -12,7 +12,7 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from scorekeeper.models import Game, RetiredKey, Round
+from scorekeeper.models import Club, Game, RetiredKey, Round
 
 from ..factory import knock, make_game
 
@@ -213,3 +213,26 @@ def test_reads_under_writes_never_pair_a_version_with_another_versions_rounds():
     assert len(seen) > 20
     # Only rounds were recorded, so version N has exactly N rounds in play.
     assert [s for s in seen if not s[1] == s[2] == s[3]] == []
+
+
+def test_forty_new_clubs_at_once_against_a_limit_of_twenty_make_twenty(settings):
+    settings.KNOCK_CLUBS_PER_HOUR = 20
+    body = json.dumps({"name": "Burst"})
+
+    def start():
+        return Client().post("/api/v1/clubs", body, content_type="application/json")
+
+    results = at_once([start for _ in range(40)])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert Counter(r.status_code for r in results) == {201: 20, 429: 20}
+    assert Club.objects.count() == 20
+
+
+def test_a_refused_new_game_adds_nobody(client):
+    club = make_game().club
+    response = client.post(reverse("new-game", args=[club.key]), {
+        "preset": "schwimmen", "new_players": ", ".join(f"New{i}" for i in range(12)),
+    })  # fmt: skip
+    assert response.status_code == 200
+    assert "at most 9 players" in response.content.decode()
+    assert club.players.count() == 3 and Game.objects.count() == 1
