@@ -8,13 +8,13 @@ import hmac
 import uuid
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.http import Http404, HttpRequest
 from ninja import Router, Status
 from ninja.security import HttpBearer
 
 from .access import create_club as create_club_limited
-from .models import Club, Game, RoundInputs, StaleGame, key_digest
+from .models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, key_digest
 from .rules import build_rules
 from .rules.cards import CardError, parse_cards
 from .rules.errors import InputError
@@ -208,7 +208,7 @@ def record_round(request: HttpRequest, game: uuid.UUID, payload: RoundIn):
         found.record_round(inputs, seen_version=payload.version)
     except StaleGame:
         return _stale(found, inputs)
-    except IntegrityError:
+    except AlreadyRecorded:
         pass  # the same client id twice: already recorded, applied once
     except InputError as refusal:
         raise InputError(refusal.message, _engine_field(found, refusal.field)) from None

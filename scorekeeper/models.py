@@ -401,16 +401,22 @@ class Game(models.Model):
             story, new = self.check_round(inputs)
             if story.last.result.result == "table_decides":
                 raise InputError("the rules leave this open: the table must choose", "choice")
-            with transaction.atomic():
-                moved = Game.objects.filter(pk=self.pk, version=self.version).update(
-                    version=self.version + 1,
-                    round_count=len(story.steps),
-                    finished=story.game_over,
-                    result_text=story.result_words,
-                )
-                if moved:
-                    new.version = self.version + 1
-                    new.save()
+            try:
+                with transaction.atomic():
+                    moved = Game.objects.filter(pk=self.pk, version=self.version).update(
+                        version=self.version + 1,
+                        round_count=len(story.steps),
+                        finished=story.game_over,
+                        result_text=story.result_words,
+                    )
+                    if moved:
+                        new.version = self.version + 1
+                        new.save()
+            except IntegrityError:
+                # Only a tap already recorded may collide here; anything else is a fault.
+                if self.has_round_from(inputs.client_id):
+                    raise AlreadyRecorded from None
+                raise
             if moved:
                 self.version += 1
                 self.round_count, self.finished = len(story.steps), story.game_over
@@ -523,6 +529,10 @@ class Game(models.Model):
         self.finished = story.game_over
         self.result_text = story.result_words
         self.save(update_fields=["version", "round_count", "finished", "result_text"])
+
+
+class AlreadyRecorded(Exception):
+    """This tap was recorded before (a double tap, or a retry after a lost answer)."""
 
 
 class StaleGame(Exception):
@@ -768,5 +778,5 @@ def describe_changes(before: Story, after: Story) -> list[str]:
     return lines or ["Nothing changes for the table now."]
 
 
-__all__ = ["Club", "Game", "GameSeat", "Player", "Round", "RoundInputs", "StaleGame", "Story",
+__all__ = ["AlreadyRecorded", "Club", "Game", "GameSeat", "Player", "Round", "RoundInputs", "StaleGame", "Story",
            "build_rules", "replay"]  # fmt: skip

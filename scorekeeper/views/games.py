@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,7 +14,16 @@ from django_htmx.http import trigger_client_event
 from ..access import club_view, game_view, viewer_game_view
 from ..chart import lives_chart
 from ..club_forms import NewGameForm, RecordForm, VersionForm
-from ..models import Club, Game, RoundInputs, StaleGame, Step, Story, version_for_key
+from ..models import (
+    AlreadyRecorded,
+    Club,
+    Game,
+    RoundInputs,
+    StaleGame,
+    Step,
+    Story,
+    version_for_key,
+)
 from ..rules import ENDINGS
 from ..rules.errors import InputError
 
@@ -144,7 +153,7 @@ def record(request: HttpRequest, game: Game) -> HttpResponse:
     except InputError as refusal:
         form.place_error(refusal)
         return _render_table(request, game, form=form)
-    except IntegrityError:
+    except AlreadyRecorded:
         # The same tap arrived twice (a double tap, or a retry after a lost answer).
         messages.info(request, "That round was already recorded.")
     if request.htmx:
