@@ -10,9 +10,11 @@ from .resolve import (
     Choice,
     Outcome,
     PlayerAfter,
+    Result,
     RoundError,
     RoundResult,
     Seat,
+    Status,
     Table,
     resolve_round,
 )
@@ -20,7 +22,7 @@ from .ruleset import PRESETS, SWITCHES, Preset, RulesError, RuleSet, build_rules
 
 __all__ = [
     "ENDINGS", "PRESETS", "SWITCHES", "Card", "CardError", "Choice", "Hand", "Outcome",
-    "PlayerAfter", "Preset", "RoundError", "RoundResult", "RuleSet", "RulesError", "Seat",
+    "PlayerAfter", "Preset", "Result", "RoundError", "RoundResult", "RuleSet", "RulesError", "Seat", "Status",
     "Table", "build_rules", "check_hand", "deck", "evaluate", "parse_card", "parse_cards",
     "points", "possible_values", "resolve_round",
 ]  # fmt: skip

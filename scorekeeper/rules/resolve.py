@@ -8,6 +8,7 @@ table's pick comes back as ``outcome.choice``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
 
 from .cards import Card, CardError, check_hand
@@ -22,7 +23,24 @@ ENDINGS = {
     "three_aces": "three aces (fire)",
     "stock_out": "the stock running out",
 }
-STATUSES = ("in", "county", "out")
+
+
+class Status(StrEnum):
+    """Where a player stands. ``COUNTY`` is the last chance under every rule set; each rule
+    set has its own word for it (``RuleSet.status_label``)."""
+
+    IN = "in"
+    COUNTY = "county"
+    OUT = "out"
+
+
+class Result(StrEnum):
+    SCORED = "scored"  # lives were lost (or nobody lost one) and play goes on or ends
+    REPLAY = "replay"  # nobody loses and the hand is dealt again
+    TABLE_DECIDES = "table_decides"  # the rules leave it open: the table must choose
+
+
+STATUSES = tuple(Status)
 
 
 class RoundError(InputError):
@@ -35,13 +53,13 @@ class Seat:
 
     name: str
     lives: int
-    status: str = "in"
+    status: str = Status.IN
     cards: tuple[Card, ...] | None = None
     value: Fraction | None = None
 
     @property
     def playing(self) -> bool:
-        return self.status != "out"
+        return self.status != Status.OUT
 
 
 @dataclass(frozen=True)
@@ -79,7 +97,7 @@ class PlayerAfter:
 
 @dataclass(frozen=True)
 class RoundResult:
-    result: str  # "scored" | "replay" | "table_decides"
+    result: Result
     hands: dict[str, Hand]
     losses: dict[str, int]
     players: tuple[PlayerAfter, ...]
@@ -177,15 +195,15 @@ def _check_table(state: _Round) -> None:
                 f"{lives_word(rules.lives)} and lives are never won back",
                 f"{where}.lives",
             )
-        if seat.status == "in" and seat.lives == 0:
+        if seat.status == Status.IN and seat.lives == 0:
             raise RoundError(f"{seat.name} has no lives left, so cannot be in", f"{where}.status")
-        if seat.status != "in" and seat.lives:
+        if seat.status != Status.IN and seat.lives:
             raise RoundError(
                 f"{seat.name} still has {lives_word(seat.lives)}, so cannot be "
                 f"{rules.status_label(seat.status)}",
                 f"{where}.status",
             )
-        if seat.status == "county" and rules.last_chance is None:
+        if seat.status == Status.COUNTY and rules.last_chance is None:
             raise RoundError(
                 "under these rules a player with no lives left is out, never on a last chance",
                 f"{where}.status",
@@ -536,7 +554,7 @@ def _pick(state: _Round, choices: tuple[Choice, ...], why: str) -> str | RoundRe
     picked = state.outcome.choice
     if picked is None:
         return RoundResult(
-            result="table_decides",
+            result=Result.TABLE_DECIDES,
             hands=state.hands,
             losses={},
             players=_unchanged(state),
@@ -563,7 +581,7 @@ def _unchanged(state: _Round) -> tuple[PlayerAfter, ...]:
 def _replay(state: _Round, sentence: str | None = None) -> RoundResult:
     said = (sentence,) if sentence else ()
     return RoundResult(
-        result="replay",
+        result=Result.REPLAY,
         hands=state.hands,
         losses={},
         players=_unchanged(state),
@@ -583,20 +601,20 @@ def _after(state: _Round, seat: Seat) -> tuple[int, str]:
     lost = state.losses.get(seat.name, 0)
     if not lost or not seat.playing:
         return seat.lives, seat.status
-    if seat.status == "county":
-        return 0, "out"
+    if seat.status == Status.COUNTY:
+        return 0, Status.OUT
     lives = seat.lives - lost
     if lives > 0:
-        return lives, "in"
+        return lives, Status.IN
     if lives == 0 and state.rules.last_chance is not None:
-        return 0, "county"
-    return 0, "out"
+        return 0, Status.COUNTY
+    return 0, Status.OUT
 
 
 def _finish(state: _Round) -> RoundResult:
     rules, table = state.rules, state.table
     after = {seat.name: _after(state, seat) for seat in table.players}
-    still_in = [name for name in state.playing if after[name][1] != "out"]
+    still_in = [name for name in state.playing if after[name][1] != Status.OUT]
     revived = False
     if state.losses and not still_in:
         everyone = _names(state.playing)
@@ -609,9 +627,9 @@ def _finish(state: _Round) -> RoundResult:
             )
         if rules.all_out == "revival":
             picked = "revival"
-            word = rules.status_label("county")
+            word = rules.status_label(Status.COUNTY)
             final_two = len(state.playing) == 2 and all(
-                state.seats[name].status == "county" for name in state.playing
+                state.seats[name].status == Status.COUNTY for name in state.playing
             )
             if not final_two:
                 picked = _pick(
@@ -635,7 +653,7 @@ def _finish(state: _Round) -> RoundResult:
                 f"{everyone} would {every} go out at once, so every eliminated player returns "
                 f"{word} and play goes on."
             )
-            after = {seat.name: (0, "county") for seat in table.players}
+            after = {seat.name: (0, Status.COUNTY) for seat in table.players}
             still_in = [seat.name for seat in table.players]
     players = []
     paid = 0
@@ -690,7 +708,7 @@ def _finish(state: _Round) -> RoundResult:
     if next_dealer:
         story.append(_deals(next_dealer))
     return RoundResult(
-        result="scored",
+        result=Result.SCORED,
         hands=state.hands,
         losses=dict(state.losses),
         players=tuple(players),
@@ -706,7 +724,7 @@ def _finish(state: _Round) -> RoundResult:
 def _next_dealer(state: _Round, after: dict[str, tuple[int, str]]) -> str | None:
     seats = [seat.name for seat in state.table.players]
     dealer = state.table.dealer
-    active = [name for name in seats if after[name][1] != "out"]
+    active = [name for name in seats if after[name][1] != Status.OUT]
 
     def left_of(name: str) -> str:
         i = seats.index(name)

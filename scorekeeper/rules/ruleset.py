@@ -266,7 +266,7 @@ class RuleSet:
         """The rule set's own word for a status: in, on the county, swimming, on the brink, out."""
         if status == "county":
             return LAST_CHANCE_WORDS[self.last_chance or "county"]
-        return status
+        return str(status)
 
     # ---- building ------------------------------------------------------------------------
 

@@ -1,0 +1,236 @@
+"""A game of 31 as a fold over its rounds: the seats, the rules and each round's inputs in, one
+state out. No Django here.
+
+``start`` gives the state before the first round; ``play`` resolves one more round against a
+state; ``advance`` folds that round in. ``replay`` does it for a whole list of rounds, and is
+what ``advance`` must always agree with (a property test holds them to it). The state is plain
+data (``as_data``/``from_data``), so the web layer can store it with the game and record the next
+round from it without reading any earlier round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .cards import parse_cards
+from .resolve import Outcome, Result, RoundError, RoundResult, Seat, Status, Table, resolve_round
+from .ruleset import RuleSet
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """What the table said about a round, naming players by seat (0, 1, 2… clockwise), so that
+    a renamed player stays the same player."""
+
+    ending: str
+    knocker: int | None = None
+    shown_by: tuple[int, ...] = ()
+    lowest: tuple[int, ...] | None = None
+    hands: Mapping[int, Sequence[str]] | None = None  # seat → card codes, when entered
+    choice: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One round as resolved: its number, who dealt it, what was said and what it did."""
+
+    number: int
+    dealer: int
+    round: RoundInput
+    result: RoundResult
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The table after the rounds played so far."""
+
+    names: tuple[str, ...]
+    start_lives: int
+    lives: tuple[int, ...]
+    statuses: tuple[str, ...]
+    labels: tuple[str, ...]
+    dealer: int  # the seat that deals next
+    pot: int = 0
+    rounds: int = 0  # rounds played
+    game_over: bool = False
+    winner: str | None = None
+    tie: tuple[str, ...] = ()
+    last_dealer: int | None = None  # who dealt the latest round
+    last_explanation: tuple[str, ...] = ()  # what the latest round did, in words
+
+    @property
+    def result_words(self) -> str:
+        if self.winner:
+            return f"{self.winner} won"
+        if self.tie:
+            return "A tie between " + ", ".join(self.tie)
+        return ""
+
+    @property
+    def dealer_name(self) -> str:
+        return self.names[self.dealer]
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "names": list(self.names),
+            "start_lives": self.start_lives,
+            "lives": list(self.lives),
+            "statuses": [str(status) for status in self.statuses],
+            "labels": list(self.labels),
+            "dealer": self.dealer,
+            "pot": self.pot,
+            "rounds": self.rounds,
+            "game_over": self.game_over,
+            "winner": self.winner,
+            "tie": list(self.tie),
+            "last_dealer": self.last_dealer,
+            "last_explanation": list(self.last_explanation),
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> GameState:
+        return cls(
+            names=tuple(data["names"]),
+            start_lives=data["start_lives"],
+            lives=tuple(data["lives"]),
+            statuses=tuple(Status(status) for status in data["statuses"]),
+            labels=tuple(data["labels"]),
+            dealer=data["dealer"],
+            pot=data["pot"],
+            rounds=data["rounds"],
+            game_over=data["game_over"],
+            winner=data["winner"],
+            tie=tuple(data["tie"]),
+            last_dealer=data["last_dealer"],
+            last_explanation=tuple(data["last_explanation"]),
+        )
+
+
+def start(rules: RuleSet, names: Sequence[str], first_dealer: int) -> GameState:
+    """The table before the first round: everyone in with the rules' lives."""
+    count = len(names)
+    return GameState(
+        names=tuple(names),
+        start_lives=rules.lives,
+        lives=(rules.lives,) * count,
+        statuses=(Status.IN,) * count,
+        labels=(rules.status_label(Status.IN),) * count,
+        dealer=first_dealer,
+    )
+
+
+def _hand(round: RoundInput, seat: int) -> tuple[Any, ...] | None:
+    if not round.hands:
+        return None
+    codes = round.hands.get(seat)
+    return tuple(parse_cards(list(codes))) if codes else None
+
+
+def _name(names: tuple[str, ...], seat: int | None) -> str | None:
+    return None if seat is None or not 0 <= seat < len(names) else names[seat]
+
+
+def play(rules: RuleSet, state: GameState, round: RoundInput) -> Step:
+    """Resolve the next round against ``state``; a round the rules refuse raises ``RoundError``
+    naming the round ("round 5: Cat is out, so cannot knock")."""
+    number, names = state.rounds + 1, state.names
+    if state.game_over:
+        raise RoundError(f"round {number}: the game was already over", "ending")
+    table = Table(
+        tuple(
+            Seat(names[p], state.lives[p], state.statuses[p], _hand(round, p))
+            for p in range(len(names))
+        ),
+        dealer=names[state.dealer],
+        pot=state.pot,
+        rounds_played=state.rounds,
+    )
+    outcome = Outcome(
+        round.ending,
+        knocker=_name(names, round.knocker),
+        shown_by=tuple(names[p] for p in round.shown_by if 0 <= p < len(names)),
+        lowest=None
+        if round.lowest is None
+        else tuple(names[p] for p in round.lowest if 0 <= p < len(names)),
+        choice=round.choice or None,
+    )
+    try:
+        result = resolve_round(rules, table, outcome)
+    except RoundError as refusal:
+        raise RoundError(f"round {number}: {refusal.message}", refusal.field) from None
+    return Step(number, state.dealer, round, result)
+
+
+def advance(state: GameState, step: Step) -> GameState:
+    """The state after ``step``. A round left to the table is not played yet: nothing moves."""
+    result = step.result
+    if result.result == Result.TABLE_DECIDES:
+        return state
+    dealer = state.dealer
+    if result.next_dealer is not None:
+        dealer = state.names.index(result.next_dealer)
+    return replace(
+        state,
+        lives=tuple(player.lives for player in result.players),
+        statuses=tuple(Status(player.status) for player in result.players),
+        labels=tuple(player.status_label for player in result.players),
+        dealer=dealer,
+        pot=result.pot,
+        rounds=step.number,
+        game_over=result.game_over,
+        winner=result.winner,
+        tie=tuple(result.tie),
+        last_dealer=step.dealer,
+        last_explanation=tuple(result.explanation),
+    )
+
+
+def replay(
+    rules: RuleSet, names: Sequence[str], first_dealer: int, rounds: Sequence[RoundInput]
+) -> tuple[GameState, tuple[Step, ...]]:
+    """Every round folded in order, from the start; the state and each round's step.
+
+    A round left to the table ends the fold: it is the last step, and the state is the one
+    before it.
+    """
+    state = start(rules, names, first_dealer)
+    steps = []
+    for round in rounds:
+        step = play(rules, state, round)
+        steps.append(step)
+        if step.result.result == Result.TABLE_DECIDES:
+            break
+        state = advance(state, step)
+    return state, tuple(steps)
+
+
+def lives_history(state: GameState, steps: Sequence[Step]) -> list[list[int]]:
+    """Each player's lives at the start and after every round resolved, for the chart."""
+    rows = [[state.start_lives] * len(state.names)]
+    rows += [
+        [player.lives for player in step.result.players]
+        for step in steps
+        if step.result.result != Result.TABLE_DECIDES
+    ]
+    return rows
+
+
+def describe_changes(before: GameState, after: GameState) -> list[str]:
+    """What an edit changed for the table now, in words: "Cat is no longer out"."""
+    lines = []
+    for i, name in enumerate(after.names):
+        was, now = before.statuses[i], after.statuses[i]
+        if was != now:
+            if was == Status.OUT:
+                lines.append(f"{name} is no longer out.")
+            else:
+                lines.append(f"{name} is now {after.labels[i]} (was {before.labels[i]}).")
+        if before.lives[i] != after.lives[i]:
+            lines.append(f"{name} has {after.lives[i]} lives now (was {before.lives[i]}).")
+    if before.result_words != after.result_words:
+        lines.append(f"{after.result_words}." if after.result_words else "The game is no longer over.")
+    if before.dealer != after.dealer and not after.game_over:
+        lines.append(f"{after.names[after.dealer]} deals next.")
+    return lines or ["Nothing changes for the table now."]

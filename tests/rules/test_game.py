@@ -1,0 +1,108 @@
+"""A game as a fold over its rounds: folding one round at a time, as recording does from the
+stored state, always equals replaying every round from the start. No database."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules import PRESETS, RoundError, Status, build_rules
+from scorekeeper.rules.game import (
+    GameState,
+    RoundInput,
+    advance,
+    describe_changes,
+    play,
+    replay,
+    start,
+)
+
+NAMES = ("Ann", "Ben", "Cat", "Dev", "Eve")
+
+
+@st.composite
+def games(draw):
+    """Rules, seats, and a list of rounds a table could have played, built round by round."""
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    overrides = draw(st.sampled_from([{}, {"lives": 2}, {"lives": 8}, {"knocker_tied": "only_knocker"},
+                                      {"round_limit": 6}, {"stock_out": "draw"}]))  # fmt: skip
+    rules, _ = build_rules({"preset": preset, "overrides": overrides})
+    names = NAMES[: draw(st.integers(2, 5))]
+    first = draw(st.integers(0, len(names) - 1))
+    state = start(rules, names, first)
+    rounds = []
+    for _ in range(draw(st.integers(0, 40))):
+        if state.game_over:
+            break
+        playing = [i for i, status in enumerate(state.statuses) if status != Status.OUT]
+        ending = draw(st.sampled_from(rules.endings))
+        seat = st.sampled_from(playing)
+        round = RoundInput(
+            ending=ending,
+            knocker=draw(seat) if ending == "knock" else None,
+            shown_by=(draw(seat),)
+            if ending in ("thirty_one", "three_aces", "dealt_thirty_one")
+            else (),
+            lowest=tuple(draw(st.lists(seat, min_size=1, max_size=2, unique=True)))
+            if ending in rules.lowest_endings
+            else None,
+            # Mostly none: a choice only counts where the rules leave something open.
+            choice=draw(st.sampled_from([None] * 6 + ["replay", "revival", "without_31_lose_1"])),
+        )
+        try:
+            step = play(rules, state, round)
+        except RoundError:
+            continue  # a round the table could not have played: not recorded
+        if step.result.result == "table_decides" or (round.choice and not step.result.choice_asked):
+            continue  # recording refuses both
+        rounds.append(round)
+        state = advance(state, step)
+    return rules, names, first, rounds
+
+
+@settings(max_examples=300, deadline=None)
+@given(games())
+def test_folding_round_by_round_equals_replaying_from_the_start(game):
+    rules, names, first, rounds = game
+    state = start(rules, names, first)
+    for round in rounds:
+        state = advance(state, play(rules, state, round))
+        stored = json.loads(json.dumps(state.as_data()))  # as the game row keeps it
+        assert GameState.from_data(stored) == state
+        state = GameState.from_data(stored)
+    replayed, steps = replay(rules, names, first, rounds)
+    assert replayed == state
+    assert len(steps) == len(rounds) == state.rounds
+    assert state.pot == sum(state.start_lives - lives for lives in state.lives) or any(
+        "returns" in line for step in steps for line in step.result.explanation
+    )
+
+
+def test_a_round_left_to_the_table_ends_the_replay_without_moving_the_state():
+    rules = PRESETS["kitchen-table"].rules
+    dealt = RoundInput("dealt_thirty_one", shown_by=(0, 1))
+    state, steps = replay(rules, ("Ann", "Ben", "Cat"), 0, [dealt])
+    assert steps[-1].result.result == "table_decides"
+    assert state == start(rules, ("Ann", "Ben", "Cat"), 0)
+
+
+def test_a_round_after_the_end_is_refused_naming_it():
+    rules = PRESETS["friendly"].rules
+    knock = RoundInput("knock", knocker=0, lowest=(1,))
+    state, _ = replay(rules, ("Ann", "Ben"), 0, [knock] * 3)
+    assert state.game_over and state.winner == "Ann"
+    with pytest.raises(RoundError, match="round 4: the game was already over"):
+        play(rules, state, knock)
+
+
+def test_an_edit_is_told_in_words():
+    rules = PRESETS["scat"].rules
+    names = ("Ann", "Ben", "Cat")
+    knock_cat = RoundInput("knock", knocker=0, lowest=(2,))
+    before, _ = replay(rules, names, 0, [knock_cat] * 4)
+    after, _ = replay(
+        rules, names, 0, [RoundInput("knock", knocker=0, lowest=(1,))] + [knock_cat] * 3
+    )
+    assert "Cat is no longer out." in describe_changes(before, after)
+    assert describe_changes(after, after) == ["Nothing changes for the table now."]
