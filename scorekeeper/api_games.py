@@ -18,9 +18,21 @@ from .models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, key_dig
 from .rules import build_rules
 from .rules.cards import CardError, parse_cards
 from .rules.errors import InputError
+from .rules.game import Step
 from .rules.ruleset import json_value
 from .rules.showdown import hand_data
-from .schemas import ClubIn, ClubOut, ErrorOut, GameIn, GameOut, RoundIn, StaleOut, UndoIn
+from .schemas import (
+    ClubIn,
+    ClubOut,
+    ErrorOut,
+    GameIn,
+    GameOut,
+    GameStateOut,
+    RecordOut,
+    RoundIn,
+    StaleOut,
+    UndoIn,
+)
 
 router = Router()
 REFUSALS = {400: ErrorOut, 404: ErrorOut, 413: ErrorOut, 415: ErrorOut}
@@ -52,9 +64,9 @@ def game_from(request: HttpRequest, game_id) -> Game:
     return game
 
 
-def game_data(game: Game) -> dict[str, Any]:
-    story = game.replay()
-    steps = story.steps
+def state_data(game: Game) -> dict[str, Any]:
+    """The game as it stands, from the state stored with it: no round is read."""
+    state = game.state
     return {
         "id": str(game.id),
         "version": game.version,
@@ -65,44 +77,49 @@ def game_data(game: Game) -> dict[str, Any]:
         "players": [
             {
                 "name": name,
-                "lives": story.lives[i],
-                "status": story.statuses[i],
-                "status_label": story.labels[i],
+                "lives": state.lives[i],
+                "status": state.statuses[i],
+                "status_label": state.labels[i],
             }
-            for i, name in enumerate(story.names)
+            for i, name in enumerate(state.names)
         ],
-        "dealer": story.names[steps[-1].dealer] if steps else None,
-        "next_dealer": None if story.game_over else story.names[story.dealer],
-        "pot": story.pot,
-        "round": len(steps),
-        "finished": story.game_over,
-        "winner": story.winner,
-        "tie": list(story.tie),
-        "rounds": [
-            {
-                "number": step.number,
-                "dealer": story.names[step.dealer],
-                "ending": step.round.ending,
-                "knocker": None if step.round.knocker is None else story.names[step.round.knocker],
-                "shown_by": [story.names[p] for p in step.round.shown_by],
-                "lowest": None
-                if step.round.lowest is None
-                else [story.names[p] for p in step.round.lowest],
-                "hands": [hand_data(name, hand) for name, hand in step.result.hands.items()],
-                "choice": step.round.choice or None,
-                "result": step.result.result,
-                "losses": step.result.losses,
-                "explanation": list(step.result.explanation),
-            }
-            for step in steps
-        ],
+        "dealer": None if state.last_dealer is None else state.names[state.last_dealer],
+        "next_dealer": None if state.game_over else state.dealer_name,
+        "pot": state.pot,
+        "round": state.rounds,
+        "finished": state.game_over,
+        "winner": state.winner,
+        "tie": list(state.tie),
     }
 
 
+def round_data(names: tuple[str, ...], step: Step) -> dict[str, Any]:
+    round, result = step.round, step.result
+    return {
+        "number": step.number,
+        "dealer": names[step.dealer],
+        "ending": round.ending,
+        "knocker": None if round.knocker is None else names[round.knocker],
+        "shown_by": [names[p] for p in round.shown_by],
+        "lowest": None if round.lowest is None else [names[p] for p in round.lowest],
+        "hands": [hand_data(name, hand) for name, hand in result.hands.items()],
+        "choice": round.choice or None,
+        "result": result.result,
+        "losses": result.losses,
+        "explanation": list(result.explanation),
+    }
+
+
+def game_data(game: Game) -> dict[str, Any]:
+    """The game as it stands, with every round worked out again in words."""
+    _state, steps = game.steps()
+    return {**state_data(game), "rounds": [round_data(game.names, step) for step in steps]}
+
+
 def _seat(game: Game, name: str, field: str) -> int:
-    for seat in game.seat_list():
-        if seat.player.name == name:
-            return seat.position
+    names = game.state.names
+    if name in names:
+        return names.index(name)
     raise InputError(f"{name} is not playing in this game", field)
 
 
@@ -188,50 +205,52 @@ def _engine_field(game: Game, field: str) -> str:
     """The engine names players by seat (players[1].cards); the API names them by name."""
     if field.startswith("players[") and "]" in field:
         position = int(field[len("players[") : field.index("]")])
-        seats = game.seat_list()
-        if position < len(seats):
-            return f"hands.{seats[position].player.name}"
+        names = game.state.names
+        if position < len(names):
+            return f"hands.{names[position]}"
     return field
 
 
 @router.post(
     "/games/{uuid:game}/rounds",
-    response={200: GameOut, 409: StaleOut, **REFUSALS},
+    response={200: RecordOut, 409: StaleOut, **REFUSALS},
     auth=ClubKey(),
     url_name="rounds",
 )
 def record_round(request: HttpRequest, game: uuid.UUID, payload: RoundIn):
-    """Record a round. If the game changed since ``version``, a 409 with the game as it is."""
+    """Record a round: the answer is the game as it stands and the new round (``new_round``;
+    ``null`` for a repeated tap). If the game changed since ``version``, a 409 with the game."""
     found = game_from(request, game)
     inputs = round_inputs(found, payload)
     try:
-        found.record_round(inputs, seen_version=payload.version)
+        step = found.record(inputs, seen_version=payload.version)
     except StaleGame:
         return _stale(found, inputs)
     except AlreadyRecorded:
-        pass  # the same client id twice: already recorded, applied once
+        # The same client id twice: applied once; the answer is the game as it is.
+        return Status(200, {**state_data(found.fresh()), "new_round": None})
     except InputError as refusal:
         raise InputError(refusal.message, _engine_field(found, refusal.field)) from None
-    found.reload()
-    return Status(200, game_data(found))
+    return Status(200, {**state_data(found), "new_round": round_data(found.names, step)})
 
 
 def _stale(game: Game, inputs: RoundInputs | None):
-    game.reload()
+    game = game.fresh()
     if inputs is not None and game.has_round_from(inputs.client_id):
-        return Status(200, game_data(game))  # a retry of a tap already recorded
+        # a retry of a tap already recorded
+        return Status(200, {**state_data(game), "new_round": None})
     body = {
         "error": f"the game changed since the version you sent: it is at version {game.version}, "
         f"with {game.round_count} rounds; nothing was saved",
         "field": "version",
-        "game": game_data(game),
+        "game": state_data(game),
     }
     return Status(409, body)
 
 
 @router.post(
     "/games/{uuid:game}/undo",
-    response={200: GameOut, 409: StaleOut, **REFUSALS},
+    response={200: GameStateOut, 409: StaleOut, **REFUSALS},
     auth=ClubKey(),
     url_name="undo",
 )
@@ -242,8 +261,7 @@ def undo(request: HttpRequest, game: uuid.UUID, payload: UndoIn):
         found.undo(seen_version=payload.version)
     except StaleGame:
         return _stale(found, None)
-    found.reload()
-    return Status(200, game_data(found))
+    return Status(200, state_data(found))
 
 
 __all__ = ["router"]

@@ -28,11 +28,10 @@ from .models import (
     Round,
     clean_name,
     key_digest,
-    replay,
     stored_rules,
     view_key_for,
 )
-from .rules import ENDINGS, SWITCHES
+from .rules import ENDINGS, SWITCHES, Result
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
 from .text import clean_text
@@ -296,14 +295,13 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
     active = sorted((r for r in rounds if r.state == Round.ACTIVE), key=lambda r: r.number)
     try:
         # The same work a recording does: every round in play worked out by the engine.
-        story = replay(rules, game.seat_list(), game.first_dealer, active)
+        state, steps = game.steps(active)
     except InputError as refusal:
         raise InputError(refusal.message, f"{where}.rounds") from None
-    if any(step.result.result == "table_decides" for step in story.steps):
+    if any(step.result.result == Result.TABLE_DECIDES for step in steps):
         raise InputError("a round in play waits for the table's choice", f"{where}.rounds")
-    game.round_count, game.finished = len(story.steps), story.game_over
-    game.result_text = story.result_words
-    game.save(update_fields=["round_count", "finished", "result_text"])
+    game.set_state(game.version, state)
+    game.save(update_fields=["state_data", "round_count", "finished", "result_text"])
 
 
 # ---- a spreadsheet -------------------------------------------------------------------------

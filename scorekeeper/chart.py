@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .models import Story
+from .rules.game import GameState, Step, lives_history
 
 # Distinct colours and dash patterns, so lines differ for colour-blind readers too.
 COLOURS = ["#0f5132", "#b3261e", "#1f4e9c", "#8a5a00", "#6a1b9a", "#00695c", "#c2185b", "#37474f"]
@@ -35,8 +36,8 @@ class Chart:
     plot_right: float
 
 
-def lives_chart(story: Story) -> Chart:
-    history = story.history()
+def lives_chart(state: GameState, steps: Sequence[Step]) -> Chart:
+    history = lives_history(state, steps)
     rounds = len(history) - 1
     top = max(max(row) for row in history) or 1
     plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
@@ -49,10 +50,10 @@ def lives_chart(story: Story) -> Chart:
         return PAD_TOP + plot_h * (1 - lives / top)
 
     lines = []
-    for p, name in enumerate(story.names):
+    for p, name in enumerate(state.names):
         lives = [row[p] for row in history]
         # A small offset per player keeps equal lines from hiding each other.
-        offset = (p - len(story.names) / 2) * 1.2
+        offset = (p - len(state.names) / 2) * 1.2
         points = " ".join(f"{x(i):.1f},{y(v) + offset:.1f}" for i, v in enumerate(lives))
         lines.append(Line(name, COLOURS[p % len(COLOURS)], DASHES[p % len(DASHES)], points, lives))
     step = max(1, rounds // 8)

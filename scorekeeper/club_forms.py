@@ -153,7 +153,9 @@ class RecordForm(forms.Form):
         required=False, coerce=int, widget=forms.CheckboxSelectMultiple
     )
     choice = forms.CharField(required=False, max_length=40)
-    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    version = forms.IntegerField(
+        required=False, min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
+    )
     client_id = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
@@ -162,7 +164,8 @@ class RecordForm(forms.Form):
         kwargs["initial"].setdefault("client_id", uuid.uuid4().hex)
         super().__init__(*args, **kwargs)
         self.game = game
-        seats = [(seat.position, seat.name) for seat in game.seat_list()]
+        # The names come with the stored state: the page reads no seat.
+        self.seats = seats = list(enumerate(game.state.names))
         endings = game.rules.endings
         self.fields["ending"].choices = [(e, ENDINGS[e]) for e in endings]
         self.fields["knocker"].choices = [("", "Nobody"), *seats]
@@ -200,19 +203,19 @@ class RecordForm(forms.Form):
         return self.chips("lowest")
 
     def card_fields(self) -> list[forms.BoundField]:
-        return [self[f"cards_{seat.position}"] for seat in self.game.seat_list()]
+        return [self[f"cards_{position}"] for position, _name in self.seats]
 
     def inputs(self) -> RoundInputs:
         """The round as the models store it; refuses malformed cards naming the field."""
         data = self.cleaned_data
         hands: dict[int, list[str]] = {}
-        for seat in self.game.seat_list():
-            typed = data.get(f"cards_{seat.position}") or ""
+        for position, _name in self.seats:
+            typed = data.get(f"cards_{position}") or ""
             if typed.strip():
                 try:
-                    hands[seat.position] = [card.code for card in parse_cards(typed)]
+                    hands[position] = [card.code for card in parse_cards(typed)]
                 except CardError as refusal:
-                    raise InputError(str(refusal), f"players[{seat.position}].cards") from None
+                    raise InputError(str(refusal), f"players[{position}].cards") from None
         ending = data["ending"]
         rules = self.game.rules
         # The page hides what an ending does not ask for; what stayed ticked there is dropped.

@@ -2,8 +2,9 @@
 
 Rounds store only their inputs (how the round ended, who knocked, who showed, who was lowest, the
 cards if entered). Lives, statuses, the dealer, the pot and the winner are derived from the rounds
-by the rules engine (``Game.replay``), so no undo or edit can leave stale state. Nothing a tap
-records is deleted: an undone or edited round stays, marked as such.
+by the rules engine (``rules.game``) and stored with the game as the state after its latest round;
+undo and edit work it out again from the rounds. Nothing a tap records is deleted: an undone or
+edited round stays, marked as such.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import hmac
 import json
 import secrets
 import uuid
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from django.db import IntegrityError, connection, models, transaction
@@ -24,10 +25,13 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
-from .rules import PRESETS, RoundResult, RuleSet, build_rules
-from .rules.cards import parse_cards
+from .rules import PRESETS, Result, RuleSet, build_rules
 from .rules.errors import InputError
-from .rules.resolve import ENDINGS, Outcome, RoundError, Seat, Table, resolve_round
+from .rules.game import GameState, RoundInput, Step, advance, describe_changes
+from .rules.game import play as play_round
+from .rules.game import replay as replay_game
+from .rules.game import start as start_game
+from .rules.resolve import ENDINGS
 from .rules.showdown import refuse_a_stray_choice
 from .text import clean_text, is_clean
 
@@ -240,8 +244,12 @@ class Player(models.Model):
         taken = self.club.players.filter(name_key=name_key(name)).exclude(pk=self.pk).exists()
         if taken:
             raise InputError(f"{name} is already in this club", "name")
-        self.name, self.name_key = name, name_key(name)
-        self.save(update_fields=["name", "name_key"])
+        with transaction.atomic():
+            self.name, self.name_key = name, name_key(name)
+            self.save(update_fields=["name", "name_key"])
+            # The stored states tell the table in words, with names: tell them again.
+            for game in Game.objects.filter(seats__player=self):
+                game.rederive()
 
 
 def version_for_key(game_id: uuid.UUID, key_field: str, key: str) -> int | None:
@@ -279,6 +287,15 @@ class GameQuerySet(models.QuerySet):
 
 
 class Game(models.Model):
+    """A game at a table: its seats, its frozen rules, and its rounds.
+
+    ``state_data`` is the table after the latest round (lives, statuses, dealer, pot, winner),
+    worked out by the rules engine and written in the same transaction as the round that led
+    to it, with the version it belongs to. Recording a round works from it (it reads no earlier
+    round), and pages read it with the game row; undo and edit work the rounds out again from
+    the start. ``manage.py check_game_states`` re-derives every stored state from the rounds.
+    """
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
     preset = models.CharField(max_length=20)
@@ -289,6 +306,8 @@ class Game(models.Model):
     created = models.DateTimeField(default=timezone.now)
     # Bumped by every change, so a phone can say which state it saw.
     version = models.PositiveIntegerField(default=0)
+    # The table after the latest round, at ``version``: see the class's docstring.
+    state_data = models.JSONField(null=True, blank=True)
     # Derived from the rounds, kept for lists of games; rewritten with every change.
     finished = models.BooleanField(default=False)
     result_text = models.CharField(max_length=300, blank=True)
@@ -305,11 +324,9 @@ class Game(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.club.key, self.id])
 
-    @property
+    @cached_property
     def rules(self) -> RuleSet:
-        if not hasattr(self, "_rules"):
-            self._rules = stored_rules(json.dumps(self.rules_data, sort_keys=True))
-        return self._rules
+        return stored_rules(json.dumps(self.rules_data, sort_keys=True))
 
     @property
     def preset_name(self) -> str:
@@ -318,32 +335,35 @@ class Game(models.Model):
     def rules_card(self) -> list[dict[str, Any]]:
         return self.rules.describe(frozenset(self.readings))
 
+    @cached_property
+    def _seats(self) -> list[GameSeat]:
+        return list(self.seats.select_related("player").order_by("position"))
+
     def seat_list(self) -> list[GameSeat]:
-        if not hasattr(self, "_seats"):
-            self._seats = list(self.seats.select_related("player").order_by("position"))
+        """The seats in order, with their players (they never change during a game)."""
         return self._seats
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.player.name for seat in self._seats)
+
+    @property
+    def state(self) -> GameState:
+        """The table after the latest round, as stored with the game (never replayed)."""
+        return GameState.from_data(self.state_data)
+
+    # ---- working the rounds out again ----------------------------------------------------
+
     def active_rounds(self) -> list[Round]:
-        if not hasattr(self, "_rounds"):
-            self._rounds = list(self.rounds.as_of(self.version).order_by("number"))
-        return self._rounds
+        """The rounds in play at this game's version, in order."""
+        return list(self.rounds.as_of(self.version).order_by("number"))
 
-    def forget_cache(self) -> None:
-        """Forget the derived state (the seats stay: they never change)."""
-        for name in ("_rounds", "_story"):
-            self.__dict__.pop(name, None)
-
-    # ---- deriving the state --------------------------------------------------------------
-
-    def replay(self, rounds: list[Round] | None = None) -> Story:
-        """Every round resolved in order by the rules engine, from the start of the game."""
-        if rounds is None and hasattr(self, "_story"):
-            return self._story
-        story = replay(self.rules, self.seat_list(), self.first_dealer,
-                       self.active_rounds() if rounds is None else rounds)  # fmt: skip
-        if rounds is None:
-            self._story = story
-        return story
+    def steps(self, rounds: list[Round] | None = None) -> tuple[GameState, tuple[Step, ...]]:
+        """Every round in play (or ``rounds``) worked out again from the start: for the round
+        log and the API's list of rounds, and for undo and edit."""
+        rounds = self.active_rounds() if rounds is None else rounds
+        return replay_game(self.rules, self.names, self.first_dealer,
+                           [round.as_input() for round in rounds])  # fmt: skip
 
     # ---- verbs ---------------------------------------------------------------------------
 
@@ -362,10 +382,11 @@ class Game(models.Model):
         if not 0 <= first_dealer < len(players):
             raise InputError("the first dealer must be one of the players", "first_dealer")
         readings = sorted(PRESETS[preset].readings) if preset in PRESETS else []
+        state = start_game(rules, [player.name for player in players], first_dealer)
         with transaction.atomic():
             game = cls.objects.create(
                 club=club, preset=preset, rules_data=rules.as_dict(), readings=readings,
-                first_dealer=first_dealer,
+                first_dealer=first_dealer, state_data=state.as_data(),
             )  # fmt: skip
             GameSeat.objects.bulk_create(
                 GameSeat(game=game, player=player, position=i) for i, player in enumerate(players)
@@ -379,36 +400,37 @@ class Game(models.Model):
                           (self.first_dealer + 1) % len(seats), self.rules, self.preset)  # fmt: skip
         return game
 
-    def check_round(self, inputs: RoundInputs) -> tuple[Story, Round]:
-        """What recording this round would do, without saving it; refuses an impossible round."""
+    def preview(self, inputs: RoundInputs) -> Step:
+        """What recording this round would do, worked out from the stored state, without
+        saving it; refuses an impossible round."""
         if self.finished:  # kept up to date with every change, in the same transaction
             raise InputError("the game is over: undo the last round to go on", "ending")
-        new = inputs.as_round(self, number=len(self.active_rounds()) + 1)
-        after = self.replay([*self.active_rounds(), new])
-        refuse_a_stray_choice(inputs.choice, after.last.result)
-        return after, new
+        step = play_round(self.rules, self.state, inputs.as_input())
+        refuse_a_stray_choice(inputs.choice, step.result)
+        return step
 
-    def record_round(self, inputs: RoundInputs, seen_version: int | None = None) -> Round:
-        """Save a round after checking it against the rules.
+    def record(self, inputs: RoundInputs, seen_version: int | None = None) -> Step:
+        """Save a round after checking it against the rules; the new state goes with it.
 
-        The rules are worked out first, outside any transaction; the write then only goes
-        through if the game is still at the version that work was based on (one UPDATE with the
-        version in its WHERE, then the INSERT). So the write lock is held for two statements,
-        not for the whole replay, and a phone that saw an older game is refused.
+        The rules are worked out first, from the stored state and outside any transaction; the
+        write then only goes through if the game is still at the version that work was based
+        on (one UPDATE with the version in its WHERE, then the INSERT). So the write lock is
+        held for two statements, and a phone that saw an older game is refused.
         """
         for _attempt in range(3):
             self.check_version(seen_version)
-            story, new = self.check_round(inputs)
-            if story.last.result.result == "table_decides":
+            step = self.preview(inputs)
+            if step.result.result == Result.TABLE_DECIDES:
                 raise InputError("the rules leave this open: the table must choose", "choice")
+            after = advance(self.state, step)
+            new = inputs.as_round(self, number=step.number)
             try:
                 with transaction.atomic():
                     moved = Game.objects.filter(pk=self.pk, version=self.version).update(
-                        version=self.version + 1,
-                        round_count=len(story.steps),
-                        finished=story.game_over,
-                        result_text=story.result_words,
-                    )
+                        version=self.version + 1, state_data=after.as_data(),
+                        round_count=after.rounds, finished=after.game_over,
+                        result_text=after.result_words,
+                    )  # fmt: skip
                     if moved:
                         new.version = self.version + 1
                         new.save()
@@ -418,21 +440,16 @@ class Game(models.Model):
                     raise AlreadyRecorded from None
                 raise
             if moved:
-                self.version += 1
-                self.round_count, self.finished = len(story.steps), story.game_over
-                self.result_text = story.result_words
-                self._rounds, self._story = [*self.active_rounds(), new], story
-                return new
+                self.set_state(self.version + 1, after)
+                return step
             # Another phone changed the game between our reading and our writing.
-            fresh = Game.objects.get(pk=self.pk)
-            fresh.club = self.club  # opened with its key, which the database does not keep
+            fresh = self.fresh()
             if seen_version is not None:
                 raise StaleGame(fresh)
-            self.version, self.finished = fresh.version, fresh.finished
-            self.forget_cache()
+            self.set_state(fresh.version, fresh.state)
         raise StaleGame(self)
 
-    def undo(self, seen_version: int | None = None) -> Round | None:
+    def undo(self, seen_version: int | None = None) -> Round:
         """Take back the last round. It stays in the database, marked undone."""
         with transaction.atomic():
             game = self.locked()
@@ -444,56 +461,78 @@ class Game(models.Model):
             last.state, last.changed = Round.UNDONE, timezone.now()
             last.gone_version = game.version + 1
             last.save(update_fields=["state", "changed", "gone_version"])
-            game.forget_cache()
-            game._rounds = rounds[:-1]
-            game.after_change()
-        self._take_state_of(game)
+            after, _steps = game.steps(rounds[:-1])
+            game.store(after)
+        self.set_state(game.version, after)
         return last
 
     def edit_round(self, number: int, inputs: RoundInputs, seen_version: int | None = None
                    ) -> list[str]:  # fmt: skip
-        """Replace a past round and re-resolve every later one; says what changed in words."""
+        """Replace a past round and work out every later one again; says what changed."""
         with transaction.atomic():
             game = self.locked()
             game.check_version(seen_version)
             rounds = game.active_rounds()
             if not 1 <= number <= len(rounds):
                 raise InputError(f"there is no round {number}", "number")
-            before = game.replay()
             old = rounds[number - 1]
             new = inputs.as_round(game, number=number)
-            changed = [*rounds[: number - 1], new, *rounds[number:]]
-            after = game.replay(changed)
-            for i, step in enumerate(after.steps):
-                if step.result.result == "table_decides":
+            after, steps = game.steps([*rounds[: number - 1], new, *rounds[number:]])
+            for step in steps:
+                if step.result.result == Result.TABLE_DECIDES:
                     raise InputError(
-                        f"after this edit the rules leave round {i + 1} open: edit that round "
-                        "and choose",
+                        f"after this edit the rules leave round {step.number} open: edit that "
+                        "round and choose",
                         "choice",
                     )
             old.state, old.changed = Round.EDITED, timezone.now()
             old.gone_version = new.version = game.version + 1
             old.save(update_fields=["state", "changed", "gone_version"])
             new.save()
-            game.forget_cache()
-            game._rounds = changed
-            game.after_change()
-        self._take_state_of(game)
+            before = game.state
+            game.store(after)
+        self.set_state(game.version, after)
         return describe_changes(before, after)
 
-    def _take_state_of(self, changed: Game) -> None:
-        """This instance as the locked copy left the game: the version and what is derived."""
-        for name in ("version", "round_count", "finished", "result_text"):
-            setattr(self, name, getattr(changed, name))
-        self.forget_cache()
+    def rederive(self) -> GameState:
+        """Work the state out again from the rounds and store it (after a rename: the names
+        are in the stored words)."""
+        with transaction.atomic():
+            game = self.locked()
+            after, _steps = game.steps()
+            game.store(after)
+        self.set_state(game.version, after)
+        return after
 
-    def reload(self) -> None:
-        """Read the game again, forgetting everything derived from what it was. The club stays:
-        it was opened with its key, which the database does not keep."""
-        club = self.club
-        self.refresh_from_db()
-        self.club = club
-        self.forget_cache()
+    # ---- helpers of the verbs ------------------------------------------------------------
+
+    def store(self, after: GameState) -> None:
+        """Bump the version and store ``after`` and the summary kept for lists of games."""
+        self.set_state(self.version + 1, after)
+        self.save(update_fields=["version", "state_data", "round_count", "finished",
+                                 "result_text"])  # fmt: skip
+
+    def set_state(self, version: int, after: GameState) -> None:
+        """This instance as the game stands at ``version``, with ``after`` as its state."""
+        self.version, self.state_data = version, after.as_data()
+        self.round_count, self.finished = after.rounds, after.game_over
+        self.result_text = after.result_words
+
+    def fresh(self) -> Game:
+        """The game as stored now. The club stays: it was opened with its key, which the
+        database does not keep; so do the seats, which never change."""
+        game = Game.objects.get(pk=self.pk)
+        game.club = self.club
+        game.__dict__["_seats"] = self._seats
+        return game
+
+    def locked(self) -> Game:
+        """This game read again under a lock on its row (a no-op on SQLite, where the
+        IMMEDIATE transaction already holds the write lock)."""
+        game = Game.objects.select_for_update().get(pk=self.pk)
+        game.club = self.club
+        game.__dict__["_seats"] = self._seats
+        return game
 
     def has_round_from(self, client_id: str) -> bool:
         """Whether a tap with this id was already recorded (a double tap, or a retry)."""
@@ -507,28 +546,9 @@ class Game(models.Model):
         verb = {Round.ACTIVE: "recorded", Round.UNDONE: "took back", Round.EDITED: "edited"}
         return f"{verb[round.state]} round {round.number}"
 
-    def locked(self) -> Game:
-        """This game read again under a lock on its row (a no-op on SQLite, where the
-        IMMEDIATE transaction already holds the write lock). The seats never change: kept."""
-        game = Game.objects.select_for_update().get(pk=self.pk)
-        game.club = self.club
-        for kept in ("_seats", "_rules"):
-            if hasattr(self, kept):
-                setattr(game, kept, getattr(self, kept))
-        return game
-
     def check_version(self, seen_version: int | None) -> None:
         if seen_version is not None and seen_version != self.version:
             raise StaleGame(self)
-
-    def after_change(self) -> None:
-        """Bump the version and rewrite the summary kept for lists of games."""
-        story = self.replay()
-        self.version += 1
-        self.round_count = len(story.steps)
-        self.finished = story.game_over
-        self.result_text = story.result_words
-        self.save(update_fields=["version", "round_count", "finished", "result_text"])
 
 
 class AlreadyRecorded(Exception):
@@ -614,13 +634,20 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"round {self.number} ({self.state})"
 
+    def as_input(self) -> RoundInput:
+        """The round as the rules engine reads it."""
+        hands = None if self.hands is None else {int(k): v for k, v in self.hands.items()}
+        return RoundInput(self.ending, self.knocker, tuple(self.shown_by),
+                          None if self.lowest is None else tuple(self.lowest), hands,
+                          self.choice or None)  # fmt: skip
 
-# ---- the rounds as the rules engine sees them -------------------------------------------------
+
+# ---- a tap, as the forms and the API read it ------------------------------------------------
 
 
 @dataclass(frozen=True)
 class RoundInputs:
-    """What a table says about a round, by seat position."""
+    """What a table says about a round, by seat position, and the id of the tap that said it."""
 
     ending: str
     knocker: int | None = None
@@ -629,6 +656,10 @@ class RoundInputs:
     hands: dict[int, list[str]] | None = None
     choice: str = ""
     client_id: str = ""
+
+    def as_input(self) -> RoundInput:
+        return RoundInput(self.ending, self.knocker, self.shown_by, self.lowest, self.hands,
+                          self.choice or None)  # fmt: skip
 
     def as_round(self, game: Game, number: int) -> Round:
         return Round(
@@ -649,134 +680,5 @@ class RoundInputs:
         )  # fmt: skip
 
 
-@dataclass
-class Step:
-    """One round as resolved: who dealt it, its inputs and what the rules made of it."""
-
-    number: int
-    dealer: int
-    round: Round
-    result: RoundResult
-
-
-@dataclass
-class Story:
-    """A game derived from its rounds: every step, and the table as it stands now."""
-
-    names: list[str]
-    start_lives: int
-    steps: list[Step] = field(default_factory=list)
-    lives: list[int] = field(default_factory=list)
-    statuses: list[str] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)
-    dealer: int = 0
-    pot: int = 0
-    game_over: bool = False
-    winner: str | None = None
-    tie: tuple[str, ...] = ()
-
-    @property
-    def last(self) -> Step:
-        return self.steps[-1]
-
-    @property
-    def result_words(self) -> str:
-        if self.winner:
-            return f"{self.winner} won"
-        if self.tie:
-            return "A tie between " + ", ".join(self.tie)
-        return ""
-
-    def history(self) -> list[list[int]]:
-        """Each player's lives at the start and after every round resolved."""
-        rows = [[self.start_lives] * len(self.names)]
-        rows += [
-            [player.lives for player in step.result.players]
-            for step in self.steps
-            if step.result.result != "table_decides"
-        ]
-        return rows
-
-
-def replay(rules: RuleSet, seats: list[GameSeat], first_dealer: int,
-           rounds: list[Round]) -> Story:  # fmt: skip
-    """Resolve the rounds in order. A round the rules refuse raises ``RoundError`` naming it."""
-    names = [seat.player.name for seat in seats]
-    story = Story(
-        names=names, start_lives=rules.lives, lives=[rules.lives] * len(seats), statuses=["in"] * len(seats),
-        labels=[rules.status_label("in")] * len(seats), dealer=first_dealer,
-    )  # fmt: skip
-    for i, round in enumerate(rounds):
-        table = Table(
-            tuple(
-                Seat(names[p], story.lives[p], story.statuses[p], _cards(round, p))
-                for p in range(len(names))
-            ),
-            dealer=names[story.dealer],
-            pot=story.pot,
-            rounds_played=i,
-        )
-        outcome = Outcome(
-            round.ending,
-            knocker=_name(names, round.knocker),
-            shown_by=tuple(names[p] for p in round.shown_by if 0 <= p < len(names)),
-            lowest=None
-            if round.lowest is None
-            else tuple(names[p] for p in round.lowest if 0 <= p < len(names)),
-            choice=round.choice or None,
-        )
-        if story.game_over:
-            raise RoundError(f"round {i + 1}: the game was already over", "ending")
-        try:
-            result = resolve_round(rules, table, outcome)
-        except RoundError as refusal:
-            raise RoundError(f"round {i + 1}: {refusal.message}", refusal.field) from None
-        story.steps.append(Step(i + 1, story.dealer, round, result))
-        if result.result == "table_decides":
-            break
-        story.lives = [p.lives for p in result.players]
-        story.statuses = [p.status for p in result.players]
-        story.labels = [p.status_label for p in result.players]
-        story.pot = result.pot
-        if result.next_dealer is not None:
-            story.dealer = names.index(result.next_dealer)
-        story.game_over = result.game_over
-        story.winner, story.tie = result.winner, result.tie
-    return story
-
-
-def _name(names: list[str], position: int | None) -> str | None:
-    return None if position is None or not 0 <= position < len(names) else names[position]
-
-
-def _cards(round: Round, position: int):
-    if not round.hands:
-        return None
-    codes = round.hands.get(str(position))
-    return tuple(parse_cards(codes)) if codes else None
-
-
-def describe_changes(before: Story, after: Story) -> list[str]:
-    """What an edit changed for the table now, in words: "Cat is no longer out"."""
-    lines = []
-    for i, name in enumerate(after.names):
-        was, now = before.statuses[i], after.statuses[i]
-        if was != now:
-            if was == "out":
-                lines.append(f"{name} is no longer out.")
-            else:
-                lines.append(f"{name} is now {after.labels[i]} (was {before.labels[i]}).")
-        if before.lives[i] != after.lives[i]:
-            lines.append(f"{name} has {after.lives[i]} lives now (was {before.lives[i]}).")
-    if before.result_words != after.result_words:
-        if after.result_words:
-            lines.append(f"{after.result_words}.")
-        else:
-            lines.append("The game is no longer over.")
-    if before.dealer != after.dealer and not after.game_over:
-        lines.append(f"{after.names[after.dealer]} deals next.")
-    return lines or ["Nothing changes for the table now."]
-
-
-__all__ = ["AlreadyRecorded", "Club", "Game", "GameSeat", "Player", "Round", "RoundInputs", "StaleGame", "Story",
-           "build_rules", "replay"]  # fmt: skip
+__all__ = ["AlreadyRecorded", "Club", "Game", "GameSeat", "Player", "Round", "RoundInputs",
+           "StaleGame", "build_rules"]  # fmt: skip

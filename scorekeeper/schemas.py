@@ -432,20 +432,31 @@ class RoundOut(BaseModel):
     explanation: list[str]
 
 
-class GameOut(BaseModel):
+class GameStateOut(BaseModel):
+    """The game as it stands: what the state stored with it says, without its rounds."""
+
     id: str
     version: int
     rules: dict[str, Any]
     players: list[SeatOut]
-    dealer: str | None
+    dealer: str | None = Field(description="Who dealt the latest round")
     next_dealer: str | None
     pot: int
-    round: int
+    round: int = Field(description="Rounds played")
     finished: bool
     winner: str | None
     tie: list[str]
+
+
+class GameOut(GameStateOut):
     rounds: list[RoundOut]
 
 
+class RecordOut(GameStateOut):
+    new_round: RoundOut | None = Field(
+        description="The round just recorded; null when the tap had been recorded before"
+    )
+
+
 class StaleOut(ErrorOut):
-    game: GameOut
+    game: GameStateOut

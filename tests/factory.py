@@ -33,9 +33,5 @@ def knock(game: Game, knocker: str, lowest: list[str] | tuple[str, ...]) -> Roun
 def record_knocks(game: Game, rounds: list[tuple[str, list[str]]]) -> Game:
     """Record knock rounds: (knocker, [lowest]) each."""
     for knocker, lowest in rounds:
-        game.record_round(knock(game, knocker, lowest))
-        game.forget_cache()
-    club = game.club  # opened with its key, which the database does not keep
-    game.refresh_from_db()
-    game.club = club
+        game.record(knock(game, knocker, lowest))
     return game

@@ -230,7 +230,9 @@ def describe_changes(before: GameState, after: GameState) -> list[str]:
         if before.lives[i] != after.lives[i]:
             lines.append(f"{name} has {after.lives[i]} lives now (was {before.lives[i]}).")
     if before.result_words != after.result_words:
-        lines.append(f"{after.result_words}." if after.result_words else "The game is no longer over.")
+        lines.append(
+            f"{after.result_words}." if after.result_words else "The game is no longer over."
+        )
     if before.dealer != after.dealer and not after.game_over:
         lines.append(f"{after.names[after.dealer]} deals next.")
     return lines or ["Nothing changes for the table now."]

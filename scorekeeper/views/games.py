@@ -14,18 +14,10 @@ from django_htmx.http import trigger_client_event
 from ..access import club_view, game_view, viewer_game_view
 from ..chart import lives_chart
 from ..club_forms import NewGameForm, RecordForm, VersionForm
-from ..models import (
-    AlreadyRecorded,
-    Club,
-    Game,
-    RoundInputs,
-    StaleGame,
-    Step,
-    Story,
-    version_for_key,
-)
+from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, version_for_key
 from ..rules import ENDINGS
 from ..rules.errors import InputError
+from ..rules.game import GameState, Step
 
 
 @require_http_methods(["GET", "POST"])
@@ -60,31 +52,29 @@ def links(game: Game, viewer: bool) -> dict:
 
 def table_context(game: Game, form: RecordForm | None = None, preview=None,
                   viewer: bool = False) -> dict:  # fmt: skip
-    story = game.replay()
-    seats = game.seat_list()
+    """The table page from the state stored with the game: no round is read or worked out."""
+    state = game.state
     rows = [
         {
-            "seat": seat,
-            "lives": story.lives[i],
-            "status": story.statuses[i],
-            "label": story.labels[i],
-            "deals": i == story.dealer and not story.game_over,
-            "tokens": [True] * story.lives[i]
-            + [False] * max(0, story.start_lives - story.lives[i]),
+            "name": name,
+            "lives": state.lives[i],
+            "status": state.statuses[i],
+            "label": state.labels[i],
+            "deals": i == state.dealer and not state.game_over,
+            "tokens": [True] * state.lives[i]
+            + [False] * max(0, state.start_lives - state.lives[i]),
         }
-        for i, seat in enumerate(seats)
+        for i, name in enumerate(state.names)
     ]
     return {
         **links(game, viewer),
         "club": game.club,
         "game": game,
-        "story": story,
+        "state": state,
         "rows": rows,
         "form": None if viewer else form or RecordForm(game=game),
         "preview": preview,
-        "last": story.steps[-1] if story.steps else None,
-        "next_round": len(story.steps) + 1,
-        "dealer_name": story.names[story.dealer],
+        "next_round": state.rounds + 1,
     }
 
 
@@ -145,9 +135,8 @@ def record(request: HttpRequest, game: Game) -> HttpResponse:
     try:
         inputs = form.inputs()
         if not confirm:
-            story, _round = game.check_round(inputs)
-            return _render_table(request, game, form=form, preview=story.last)
-        game.record_round(inputs, seen_version=form.cleaned_data.get("version"))
+            return _render_table(request, game, form=form, preview=game.preview(inputs))
+        game.record(inputs, seen_version=form.cleaned_data.get("version"))
     except StaleGame as stale:
         return _stale(request, stale.game, inputs)
     except InputError as refusal:
@@ -156,15 +145,15 @@ def record(request: HttpRequest, game: Game) -> HttpResponse:
     except AlreadyRecorded:
         # The same tap arrived twice (a double tap, or a retry after a lost answer).
         messages.info(request, "That round was already recorded.")
+        game = game.fresh()
     if request.htmx:
-        game.reload()
-        return _render_table(request, game)
+        return _render_table(request, game)  # at its new version: record moved it there
     return redirect(game)
 
 
 def _stale(request: HttpRequest, game: Game, inputs: RoundInputs | None) -> HttpResponse:
     """Someone else changed the game first: show the table as it is now, saying so."""
-    game.reload()
+    game = game.fresh()
     if inputs is not None and game.has_round_from(inputs.client_id):
         messages.info(request, "That round was already recorded.")
     else:
@@ -191,7 +180,6 @@ def undo(request: HttpRequest, game: Game) -> HttpResponse:
         return _stale(request, stale.game, None)
     except InputError as refusal:
         messages.error(request, refusal.message.capitalize() + ".")
-    game.reload()
     if request.htmx:
         return _render_table(request, game)
     return redirect(game)
@@ -223,7 +211,7 @@ def edit_round(request: HttpRequest, game: Game, number: int) -> HttpResponse:
                 return redirect(game)
     return render(request, "scorekeeper/edit_round.html", {
         "club": club, "game": game, "form": form, "number": number,
-        "dealer": game.replay().steps[number - 1].dealer,
+        "dealer": game.steps()[1][number - 1].dealer,
     })  # fmt: skip
 
 
@@ -242,21 +230,22 @@ def view_round_log(request: HttpRequest, game: Game) -> HttpResponse:
 
 
 def _render_log(request: HttpRequest, game: Game, viewer: bool) -> HttpResponse:
-    story = game.replay()
+    """The round log: every round worked out again from the start, as a history must be."""
+    state, steps = game.steps()
     taken_back = list(game.rounds.taken_back_by(game.version).order_by("-changed"))
     template = "scorekeeper/round_log.html" + ("#log" if request.htmx else "")
     return render(request, template, {
         **links(game, viewer),
-        "club": game.club, "game": game, "story": story,
-        "entries": [log_entry(story, step) for step in reversed(story.steps)],
-        "chart": lives_chart(story),
+        "club": game.club, "game": game, "state": state, "steps": steps,
+        "entries": [log_entry(state, step) for step in reversed(steps)],
+        "chart": lives_chart(state, steps),
         "taken_back": taken_back,
     })  # fmt: skip
 
 
-def log_entry(story: Story, step: Step) -> dict:
+def log_entry(state: GameState, step: Step) -> dict:
     """One round of the log in words: who dealt, how it ended, who lost what and why."""
-    names, result, round = story.names, step.result, step.round
+    names, result, round = state.names, step.result, step.round
     chosen = {choice.id: choice.words for choice in result.choices}
     return {
         "number": step.number,
@@ -264,7 +253,7 @@ def log_entry(story: Story, step: Step) -> dict:
         "ending": ENDINGS[round.ending],
         "knocker": names[round.knocker] if round.knocker is not None else "",
         "shown": [names[p] for p in round.shown_by],
-        "choice": chosen.get(round.choice, round.choice),
+        "choice": chosen.get(round.choice or "", round.choice or ""),
         "losses": [player.reason for player in result.players if player.lost],
         "hands": [
             {

@@ -69,7 +69,7 @@ def test_recording_and_undoing_rounds(client, club, game):
     assert data["round"] == 1 and data["version"] == 1
     assert data["players"][1]["lives"] == 2
     assert data["dealer"] == "Cat" and data["next_dealer"] == "Ann"
-    assert data["rounds"][0]["losses"] == {"Ben": 1}
+    assert data["new_round"]["losses"] == {"Ben": 1}
     assert data["pot"] == 1
     data = post(client, f"/api/v1/games/{game['id']}/undo", {}, club["key"]).json()
     assert data["round"] == 0 and data["players"][1]["lives"] == 2 + 1
@@ -82,8 +82,8 @@ def test_hands_settle_the_round_and_are_stored(client, club, game):
         "hands": {"Ann": ["KS", "9S", "2H"], "Ben": "AC 9C 7C", "Cat": ["A♦", "8♦", "6♣"]},
     }
     data = post(client, rounds_url(game), body, club["key"]).json()
-    assert data["rounds"][0]["losses"] == {"Cat": 1}
-    assert [h["value"] for h in data["rounds"][0]["hands"]] == [19, 27, 19]
+    assert data["new_round"]["losses"] == {"Cat": 1}
+    assert [h["value"] for h in data["new_round"]["hands"]] == [19, 27, 19]
     assert Round.objects.get().hands["2"] == ["AD", "8D", "6C"]
 
 
@@ -198,3 +198,21 @@ def test_bad_new_games_are_refused_and_add_nobody(client, club):
         assert response.status_code == 400, body
         assert response.json()["field"] == field, body
     assert not Player.objects.exists() and not Game.objects.exists()
+
+
+def test_a_recording_answers_the_state_and_the_new_round_and_does_not_grow(client, club, game):
+    sizes = []
+    for i in range(12):
+        loser = ["Ben", "Cat"][i % 2]
+        body = {"ending": "knock", "knocker": "Ann", "lowest": [loser], "version": i}
+        answer = post(client, rounds_url(game), body, club["key"])
+        if answer.status_code != 200:
+            break
+        data = answer.json()
+        assert "rounds" not in data and data["new_round"]["number"] == i + 1
+        sizes.append(len(answer.content))
+    assert len(sizes) >= 4 and max(sizes) - min(sizes) < 200  # only figures change, not length
+    full = client.get(
+        f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {club['key']}"}
+    )
+    assert len(full.json()["rounds"]) == len(sizes)

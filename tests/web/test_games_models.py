@@ -11,22 +11,23 @@ pytestmark = pytest.mark.django_db
 
 
 def lives(game: Game) -> dict[str, tuple[int, str]]:
-    game.forget_cache()
-    story = game.replay()
-    return {name: (story.lives[i], story.statuses[i]) for i, name in enumerate(story.names)}
+    """Each player's lives and status, as stored with the game, checked against the rounds."""
+    state = game.state
+    assert game.steps()[0] == state  # the stored state is the one the rounds give
+    return {name: (state.lives[i], state.statuses[i]) for i, name in enumerate(state.names)}
 
 
 def test_a_new_game_starts_everyone_on_the_rules_lives():
     game = make_game(lives=4)
     assert lives(game) == {"Ann": (4, "in"), "Ben": (4, "in"), "Cat": (4, "in")}
-    assert game.replay().dealer == 0
+    assert game.state.dealer == 0
 
 
 def test_recording_rounds_loses_lives_and_moves_the_deal():
     game = record_knocks(make_game(), [("Ann", ["Ben"]), ("Ben", ["Ben"])])
     assert lives(game) == {"Ann": (3, "in"), "Ben": (0, "county"), "Cat": (3, "in")}
-    assert game.replay().dealer == 2  # Ann dealt, then Ben, now Cat
-    assert game.replay().pot == 3
+    assert game.state.dealer == 2  # Ann dealt, then Ben, now Cat
+    assert game.state.pot == 3
     assert game.round_count == 2 and game.version == 2 and not game.finished
 
 
@@ -76,7 +77,7 @@ def test_the_last_player_in_wins_and_recording_stops_but_undo_still_works():
     record_knocks(game, [("Ann", ["Ben"])] * 4)
     assert game.finished and game.result_text == "Ann won"
     with pytest.raises(InputError, match="the game is over"):
-        game.record_round(knock(game, "Ann", ["Ben"]))
+        game.record(knock(game, "Ann", ["Ben"]))
     game.undo()
     game.refresh_from_db()
     assert not game.finished and game.result_text == ""
@@ -85,11 +86,9 @@ def test_the_last_player_in_wins_and_recording_stops_but_undo_still_works():
 def test_a_round_the_rules_refuse_saves_nothing():
     game = make_game()
     with pytest.raises(InputError, match="Ben's hand is worth 19, not 31"):
-        game.record_round(
-            RoundInputs(ending="thirty_one", shown_by=(1,), hands={1: ["KS", "9S", "2H"]})
-        )
+        game.record(RoundInputs(ending="thirty_one", shown_by=(1,), hands={1: ["KS", "9S", "2H"]}))
     with pytest.raises(InputError, match="say who knocked"):
-        game.record_round(RoundInputs(ending="knock", lowest=(1,)))
+        game.record(RoundInputs(ending="knock", lowest=(1,)))
     assert not Round.objects.exists()
     assert Game.objects.get(pk=game.pk).version == 0
 
@@ -98,16 +97,16 @@ def test_an_open_question_must_be_answered_before_the_round_is_saved():
     game = make_game(preset="kitchen-table")
     inputs = RoundInputs(ending="dealt_thirty_one", shown_by=(0, 1))
     with pytest.raises(InputError, match="the table must choose"):
-        game.record_round(inputs)
-    game.record_round(RoundInputs(ending="dealt_thirty_one", shown_by=(0, 1), choice="replay"))
+        game.record(inputs)
+    game.record(RoundInputs(ending="dealt_thirty_one", shown_by=(0, 1), choice="replay"))
     assert lives(game) == {"Ann": (3, "in"), "Ben": (3, "in"), "Cat": (3, "in")}
 
 
 def test_a_stale_phone_is_refused():
     game = make_game()
-    game.record_round(knock(game, "Ann", ["Ben"]), seen_version=0)
+    game.record(knock(game, "Ann", ["Ben"]), seen_version=0)
     with pytest.raises(StaleGame):
-        game.record_round(knock(game, "Ann", ["Ben"]), seen_version=0)
+        game.record(knock(game, "Ann", ["Ben"]), seen_version=0)
 
 
 def test_rules_are_frozen_into_the_game():
@@ -140,3 +139,38 @@ def test_player_names_are_unique_in_a_club_ignoring_case_and_spaces():
 
 def test_keys_never_start_with_a_dash_which_a_command_line_would_read_as_an_option():
     assert not any(new_key().startswith("-") for _ in range(2000))
+
+
+def test_the_stored_state_follows_every_change_and_the_check_finds_none_astray():
+    from django.core.management import call_command
+
+    game = record_knocks(make_game(), [("Ann", ["Ben"]), ("Ben", ["Cat"]), ("Cat", ["Ann"])])
+    game.undo()
+    game.edit_round(1, knock(game, "Ann", ["Cat"]))
+    assert lives(game) == {"Ann": (3, "in"), "Ben": (3, "in"), "Cat": (1, "in")}
+    call_command("check_game_states")  # raises if any stored state differs from its rounds
+
+
+def test_the_check_reports_a_stored_state_that_differs_from_the_rounds():
+    import io
+
+    from django.core.management import CommandError, call_command
+
+    game = record_knocks(make_game(), [("Ann", ["Ben"])])
+    Game.objects.filter(pk=game.pk).update(state_data={**game.state_data, "pot": 7})
+    with pytest.raises(CommandError, match="1 of 1 games differ"):
+        call_command("check_game_states", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("check_game_states", "--fix", stdout=out)
+    assert f"{game.id}: the stored state differs" in out.getvalue()
+    call_command("check_game_states", stdout=io.StringIO())
+    assert Game.objects.get(pk=game.pk).state.pot == 1
+
+
+def test_a_renamed_player_is_named_anew_in_the_stored_state():
+    game = record_knocks(make_game(), [("Ann", ["Ben"])])
+    ben = game.club.player_named("Ben")
+    ben.rename("Benjamin")
+    stored = Game.objects.get(pk=game.pk).state
+    assert stored.names == ("Ann", "Benjamin", "Cat")
+    assert "Benjamin loses 1 life: the lowest hand." in stored.last_explanation

@@ -139,7 +139,7 @@ def test_every_page_of_a_game_polls_and_refreshes(client):
 
 def test_a_tap_on_a_game_that_changed_is_refused_with_the_table_now(client):
     game = make_game()
-    game.record_round(knock(game, "Ann", ["Ben"]))
+    game.record(knock(game, "Ann", ["Ben"]))
     data = {"ending": "knock", "knocker": "0", "lowest": ["2"], "version": "0", "confirm": "1",
             "client_id": "phone-2"}  # fmt: skip
     page = text(client.post(reverse("record", args=[game.club.key, game.id]), data, follow=True))

@@ -1,0 +1,27 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from scorekeeper.models import Game
+
+
+class Command(BaseCommand):
+    help = (
+        "Work every game's state out again from its rounds and compare it with the state "
+        "stored with the game; report each game that differs (--fix stores the worked-out one)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--fix", action="store_true", help="store the worked-out state")
+
+    def handle(self, *args, fix, **options):
+        differ = []
+        games = Game.objects.select_related("club").order_by("created")
+        for game in games.iterator(chunk_size=200):
+            worked_out, _steps = game.steps()
+            if game.state_data != worked_out.as_data():
+                differ.append(game)
+                self.stdout.write(f"{game.id}: the stored state differs from its rounds")
+                if fix:
+                    game.rederive()
+        if differ and not fix:
+            raise CommandError(f"{len(differ)} of {games.count()} games differ.")
+        self.stdout.write(f"{games.count()} games checked; {len(differ)} differed.")
