@@ -60,7 +60,9 @@ def club_from(request: HttpRequest, club_id) -> Club:
 
 def game_from(request: HttpRequest, game_id) -> Game:
     game = Game.objects.select_related("club").filter(pk=game_id).first()
-    authorised_club(request, game.club if game else None)
+    if game is None:
+        raise Http404("No such game")
+    authorised_club(request, game.club)
     return game
 
 

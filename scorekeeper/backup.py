@@ -14,11 +14,12 @@ import io
 import json
 import re
 import uuid
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from django.db import transaction
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic import ValidationError as SchemaError
 
 from .models import (
@@ -105,6 +106,17 @@ def _plain(longest: int):
     return BeforeValidator(read)
 
 
+def _one_of(allowed: Iterable[str], words: str) -> AfterValidator:
+    known = frozenset(allowed)
+
+    def check(value: str) -> str:
+        if value not in known:
+            raise ValueError(f"{words} {', '.join(sorted(known))}")
+        return value
+
+    return AfterValidator(check)
+
+
 Text = Annotated[str, _plain(100)]
 Small = Annotated[int, Field(ge=0, le=100_000)]
 Seat = Annotated[int, Field(ge=0, le=20)]
@@ -132,7 +144,7 @@ class PlayerEntry(Strict):
 class RoundEntry(Strict):
     number: Annotated[int, Field(ge=1, le=100_000)]
     state: Literal["active", "undone", "edited"]
-    ending: Literal[tuple(ENDINGS)]  # type: ignore[valid-type]
+    ending: Annotated[str, _one_of(ENDINGS, "a round ends with")]
     knocker: Seat | None = None
     shown_by: list[Seat] = Field(default_factory=list, max_length=20)
     lowest: Annotated[list[Seat], Field(max_length=20)] | None = None
@@ -149,7 +161,9 @@ class GameEntry(Strict):
     id: uuid.UUID = Field(strict=False)
     preset: Annotated[str, _plain(20)]
     rules: dict[str, Any]
-    readings: list[Literal[tuple(f.name for f in SWITCHES)]] = Field(default_factory=list)  # type: ignore[misc]
+    readings: list[
+        Annotated[str, _one_of([f.name for f in SWITCHES], "a reading names a switch:")]
+    ] = Field(default_factory=list)
     first_dealer: Seat
     created: datetime = Field(strict=False)
     version: Small = 0
@@ -232,11 +246,11 @@ def _check_rounds(entry: GameEntry, where: str) -> None:
             for position in positions:
                 if position >= seats:
                     raise InputError(f"seat {position} is not at this table", f"{at}.{field}")
-        for position, codes in (r.hands or {}).items():
+        for seat, codes in (r.hands or {}).items():
             try:
                 check_hand(parse_cards(codes), 52)
             except CardError as refusal:
-                raise InputError(str(refusal), f"{at}.hands.{position}") from None
+                raise InputError(str(refusal), f"{at}.hands.{seat}") from None
 
 
 def import_club(data: Any) -> Club:
@@ -245,23 +259,23 @@ def import_club(data: Any) -> Club:
     _check_club(file.club)
     with transaction.atomic():
         club = Club(id=file.club.id, name=file.club.name,
-                    view_generation=file.club.view_generation, key=file.club.key,
-                    created=file.club.created)  # fmt: skip
+                    view_generation=file.club.view_generation, created=file.club.created)  # fmt: skip
+        club.set_key(file.club.key)
         club.save(force_insert=True)
         players = {}
-        for i, entry in enumerate(file.players):
+        for i, player_entry in enumerate(file.players):
             try:
-                player = club.add_player(entry.name)
+                player = club.add_player(player_entry.name)
             except InputError as refusal:
                 raise InputError(refusal.message, f"players[{i}].name") from None
-            if player.name != entry.name:
+            if player.name != player_entry.name:
                 raise InputError("a name has no spaces around it or twice in a row",
                                  f"players[{i}].name")  # fmt: skip
-            player.retired, player.created = entry.retired, entry.created
+            player.retired, player.created = player_entry.retired, player_entry.created
             player.save(update_fields=["retired", "created"])
             players[player.name] = player
-        for g, entry in enumerate(file.games):
-            _import_game(club, players, entry, f"games[{g}]")
+        for g, game_entry in enumerate(file.games):
+            _import_game(club, players, game_entry, f"games[{g}]")
     return club
 
 

@@ -88,7 +88,8 @@ class NewGameForm(forms.Form):
         return [self[f"rule_{f.name}"] for f in SWITCHES if f.name != "lives"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         overrides = {
@@ -167,14 +168,19 @@ class RecordForm(forms.Form):
         # The names come with the stored state: the page reads no seat.
         self.seats = seats = list(enumerate(game.state.names))
         endings = game.rules.endings
-        self.fields["ending"].choices = [(e, ENDINGS[e]) for e in endings]
-        self.fields["knocker"].choices = [("", "Nobody"), *seats]
-        self.fields["shown"].choices = seats
-        self.fields["lowest"].choices = seats
+        self._choose("ending", [(e, ENDINGS[e]) for e in endings])
+        self._choose("knocker", [("", "Nobody"), *seats])
+        self._choose("shown", seats)
+        self._choose("lowest", seats)
         for position, name in seats:
             self.fields[f"cards_{position}"] = forms.CharField(
                 label=f"{name}'s cards", required=False, max_length=60
             )
+
+    def _choose(self, name: str, choices: list[tuple[Any, str]]) -> None:
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = choices
 
     def chips(self, name: str) -> list[dict[str, Any]]:
         """The choices of a field as big tap targets: value, words, and whether it is ticked.
@@ -187,7 +193,7 @@ class RecordForm(forms.Form):
         chosen = {"" if v is None else str(v) for v in values}
         return [
             {"value": key, "label": label, "checked": str(key) in chosen}
-            for key, label in self.fields[name].choices
+            for key, label in getattr(self.fields[name], "choices", ())
         ]
 
     def ending_chips(self) -> list[dict[str, Any]]:

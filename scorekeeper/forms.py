@@ -144,7 +144,7 @@ class Referee:
     @property
     def rules_card(self) -> list[dict[str, Any]]:
         """Every switch of the chosen rules in words, marking where the map has our reading."""
-        chosen = self.form["preset"].value() if self.form.is_bound else None
+        chosen = str(self.form["preset"].value()) if self.form.is_bound else ""
         preset = PRESETS.get(chosen, PRESETS["scat"])
         rules = self.rules or preset.rules
         return rules.describe(preset.readings)
@@ -167,7 +167,9 @@ def referee_from_post(data: Any, settle_now: bool, add_player: bool = False) -> 
     rows = [Row(i, PlayerForm(data, prefix=f"p{i}")) for i in range(count)]
     referee = Referee(form, rows)
     if not form.is_valid():
-        referee.errors.update({name: " ".join(errs) for name, errs in form.errors.items()})
+        referee.errors.update(
+            {name: " ".join(map(str, errs)) for name, errs in form.errors.items()}
+        )
         return referee
     clean = form.cleaned_data
     for row in rows:

@@ -79,7 +79,7 @@ class StaleLink(Exception):
     """Another phone replaced this link a moment ago."""
 
 
-class ClubQuerySet(models.QuerySet):
+class ClubQuerySet(models.QuerySet["Club"]):
     def with_key(self, key: str) -> Club | None:
         """The club whose secret key this is (which may record and change), or None."""
         club = self.filter(key_hash=key_digest(key)).first()
@@ -115,21 +115,18 @@ class Club(models.Model):
 
     objects = ClubQuerySet.as_manager()
 
-    def __init__(self, *args: Any, key: str = "", **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.key = key
-        self._view_key = ""
-        if key:
-            self._set_key(key)
+    # Known only on an instance opened with its key (or just made): never stored.
+    key: str = ""
+    _view_key: str = ""
 
     def __str__(self) -> str:
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.key:  # opened with its key: the digests follow it
-            self._set_key(self.key)
+            self.set_key(self.key)
         elif not self.key_hash:  # a new club gets its key here, shown once to whoever made it
-            self._set_key(new_key())
+            self.set_key(new_key())
         if kwargs.get("update_fields") is not None:
             kwargs["update_fields"] = {*kwargs["update_fields"], "key_hash", "view_key_hash"}
         super().save(*args, **kwargs)
@@ -140,7 +137,8 @@ class Club(models.Model):
     def get_view_url(self) -> str:
         return reverse("view-club", args=[self.view_key])
 
-    def _set_key(self, key: str) -> None:
+    def set_key(self, key: str) -> None:
+        """Open the club with ``key``: the digests are the key's, and its links can be shown."""
         self.key = key
         self.key_hash = key_digest(key)
         self.view_key_hash = key_digest(view_key_for(key, self.view_generation))
@@ -197,10 +195,10 @@ class Club(models.Model):
             retired = [RetiredKey(club=self, kind="view", digest=current.view_key_hash)]
             if which == "secret":
                 retired.append(RetiredKey(club=self, kind="secret", digest=current.key_hash))
-                self._set_key(new_key())
+                self.set_key(new_key())
             else:
                 self.view_generation = current.view_generation + 1
-                self._set_key(self.key)
+                self.set_key(self.key)
             RetiredKey.objects.bulk_create(retired)
             self.save(update_fields=["key_hash", "view_key_hash", "view_generation"])
 
@@ -276,7 +274,7 @@ def stored_rules(data: str) -> RuleSet:
     return PRESETS["scat"].rules.replace(json.loads(data))
 
 
-class GameQuerySet(models.QuerySet):
+class GameQuerySet(models.QuerySet["Game"]):
     def in_progress(self) -> GameQuerySet:
         return self.filter(finished=False)
 
@@ -350,6 +348,7 @@ class Game(models.Model):
     @property
     def state(self) -> GameState:
         """The table after the latest round, as stored with the game (never replayed)."""
+        assert self.state_data is not None, "every game stores its state from its start"
         return GameState.from_data(self.state_data)
 
     # ---- working the rounds out again ----------------------------------------------------
@@ -584,7 +583,7 @@ class GameSeat(models.Model):
         return self.player.name
 
 
-class RoundQuerySet(models.QuerySet):
+class RoundQuerySet(models.QuerySet["Round"]):
     def as_of(self, version: int) -> RoundQuerySet:
         """The rounds in play when the game was at ``version``. A page reads the game row and
         then its rounds in two statements; another phone may record in between, and this keeps

@@ -222,7 +222,7 @@ Rules = Annotated[
                     "type": "object",
                     "properties": {
                         "preset": {"type": "string", "enum": list(PRESETS)},
-                        "overrides": Overrides.__metadata__[0].json_schema,  # type: ignore[attr-defined]
+                        "overrides": Overrides.__metadata__[0].json_schema,
                     },
                     "required": ["preset"],
                     "additionalProperties": False,

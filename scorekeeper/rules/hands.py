@@ -44,7 +44,8 @@ def evaluate(cards: list[Card] | tuple[Card, ...], rules: RuleSet) -> Hand:
     cards = tuple(cards)
     # Whole numbers in the loop: Fraction arithmetic is slow, and suit totals are whole.
     best_key: tuple[int, tuple[int, ...]] | None = None
-    best_suit, best_counted = None, ()
+    best_suit: Suit | None = None
+    best_counted: tuple[Card, ...] = ()
     for suit in Suit:
         counted = tuple(c for c in cards if c.suit == suit or (rules.aces_wild and c.rank == "A"))
         if not any(c.suit == suit for c in counted):

@@ -626,7 +626,7 @@ def _finish(state: _Round) -> RoundResult:
                 "replayed.",
             )
         if rules.all_out == "revival":
-            picked = "revival"
+            picked: str | RoundResult = "revival"
             word = rules.status_label(Status.COUNTY)
             final_two = len(state.playing) == 2 and all(
                 state.seats[name].status == Status.COUNTY for name in state.playing
@@ -678,7 +678,9 @@ def _finish(state: _Round) -> RoundResult:
     for player, seat in zip(players, table.players, strict=True):
         if player.status != seat.status and not revived:
             story.append(f"{player.name} is now {player.status_label}.")
-    winner, tie, over = None, (), False
+    winner: str | None = None
+    tie: tuple[str, ...] = ()
+    over = False
     if len(still_in) == 1:
         winner, over = still_in[0], True
     elif not still_in:

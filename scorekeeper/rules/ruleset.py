@@ -342,7 +342,7 @@ class RuleSet:
 
 
 LAST_CHANCE_WORDS = {"county": "on the county", "swimming": "swimming", "brink": "on the brink"}
-SWITCHES: tuple[dataclasses.Field, ...] = dataclasses.fields(RuleSet)
+SWITCHES: tuple[dataclasses.Field[Any], ...] = dataclasses.fields(RuleSet)
 
 
 def json_value(value: Any) -> Any:
@@ -351,14 +351,14 @@ def json_value(value: Any) -> Any:
     return value
 
 
-def value_words(f: dataclasses.Field, value: Any) -> str:
+def value_words(f: dataclasses.Field[Any], value: Any) -> str:
     choices = f.metadata["choices"]
     if choices is not None:
-        return choices[value]
-    return f.metadata["none_label"] if value is None else str(value)
+        return str(choices[value])
+    return str(f.metadata["none_label"]) if value is None else str(value)
 
 
-def _coerce(f: dataclasses.Field, raw: Any) -> Any:
+def _coerce(f: dataclasses.Field[Any], raw: Any) -> Any:
     """A switch's value from JSON or a form: checked against its choices or its range."""
     meta = f.metadata
     choices = meta["choices"]
@@ -389,7 +389,7 @@ def _same(allowed: Any, raw: Any) -> bool:
         return allowed is raw
     if isinstance(allowed, (int, Fraction)):
         return parse_plain(raw) == allowed
-    return allowed == raw
+    return bool(allowed == raw)
 
 
 def json_dump(value: Any) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -14,6 +14,7 @@ from django_htmx.http import trigger_client_event
 from ..access import club_view, game_view, viewer_game_view
 from ..chart import lives_chart
 from ..club_forms import NewGameForm, RecordForm, VersionForm
+from ..http import HtmxHttpRequest
 from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, version_for_key
 from ..rules import ENDINGS
 from ..rules.errors import InputError
@@ -22,7 +23,7 @@ from ..rules.game import GameState, Step
 
 @require_http_methods(["GET", "POST"])
 @club_view
-def new_game(request: HttpRequest, club: Club) -> HttpResponse:
+def new_game(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     form = NewGameForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
@@ -81,18 +82,18 @@ def table_context(game: Game, form: RecordForm | None = None, preview=None,
 @require_GET
 @vary_on_headers("HX-Request")
 @game_view
-def game(request: HttpRequest, game: Game) -> HttpResponse:
+def game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return _render_table(request, game)
 
 
 @require_GET
 @vary_on_headers("HX-Request")
 @viewer_game_view
-def view_game(request: HttpRequest, game: Game) -> HttpResponse:
+def view_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return _render_table(request, game, viewer=True)
 
 
-def _render_table(request: HttpRequest, game: Game, **context) -> HttpResponse:
+def _render_table(request: HtmxHttpRequest, game: Game, **context) -> HttpResponse:
     """The table page; htmx (a refresh, or the answer to a tap) gets the table region only."""
     template = "scorekeeper/game.html"
     if request.htmx:
@@ -100,7 +101,7 @@ def _render_table(request: HttpRequest, game: Game, **context) -> HttpResponse:
     return render(request, template, table_context(game, **context))
 
 
-def _version_answer(request: HttpRequest, version: int | None) -> HttpResponse:
+def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpResponse:
     """204 while the game is as the page saw it; otherwise an event that refreshes the page."""
     if version is None:
         raise Http404("No such game")
@@ -114,19 +115,19 @@ def _version_answer(request: HttpRequest, version: int | None) -> HttpResponse:
 
 
 @require_GET
-def game_version(request: HttpRequest, key: str, game_id) -> HttpResponse:
+def game_version(request: HtmxHttpRequest, key: str, game_id) -> HttpResponse:
     """Polled every 2 seconds by every open page of a game: one indexed query, no rendering."""
     return _version_answer(request, version_for_key(game_id, "key_hash", key))
 
 
 @require_GET
-def view_game_version(request: HttpRequest, view_key: str, game_id) -> HttpResponse:
+def view_game_version(request: HtmxHttpRequest, view_key: str, game_id) -> HttpResponse:
     return _version_answer(request, version_for_key(game_id, "view_key_hash", view_key))
 
 
 @require_POST
 @game_view
-def record(request: HttpRequest, game: Game) -> HttpResponse:
+def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Preview a round (what will happen), or confirm it (save it)."""
     form = RecordForm(request.POST, game=game)
     confirm = "confirm" in request.POST
@@ -151,7 +152,7 @@ def record(request: HttpRequest, game: Game) -> HttpResponse:
     return redirect(game)
 
 
-def _stale(request: HttpRequest, game: Game, inputs: RoundInputs | None) -> HttpResponse:
+def _stale(request: HtmxHttpRequest, game: Game, inputs: RoundInputs | None) -> HttpResponse:
     """Someone else changed the game first: show the table as it is now, saying so."""
     game = game.fresh()
     if inputs is not None and game.has_round_from(inputs.client_id):
@@ -169,7 +170,7 @@ def _stale(request: HttpRequest, game: Game, inputs: RoundInputs | None) -> Http
 
 @require_POST
 @game_view
-def undo(request: HttpRequest, game: Game) -> HttpResponse:
+def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = VersionForm(request.POST)
     try:
         if not form.is_valid():
@@ -187,7 +188,7 @@ def undo(request: HttpRequest, game: Game) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @game_view
-def edit_round(request: HttpRequest, game: Game, number: int) -> HttpResponse:
+def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
     club = game.club
     rounds = game.active_rounds()
     if not 1 <= number <= len(rounds):
@@ -218,18 +219,18 @@ def edit_round(request: HttpRequest, game: Game, number: int) -> HttpResponse:
 @require_GET
 @vary_on_headers("HX-Request")
 @game_view
-def round_log(request: HttpRequest, game: Game) -> HttpResponse:
+def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return _render_log(request, game, viewer=False)
 
 
 @require_GET
 @vary_on_headers("HX-Request")
 @viewer_game_view
-def view_round_log(request: HttpRequest, game: Game) -> HttpResponse:
+def view_round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return _render_log(request, game, viewer=True)
 
 
-def _render_log(request: HttpRequest, game: Game, viewer: bool) -> HttpResponse:
+def _render_log(request: HtmxHttpRequest, game: Game, viewer: bool) -> HttpResponse:
     """The round log: every round worked out again from the start, as a history must be."""
     state, steps = game.steps()
     taken_back = list(game.rounds.taken_back_by(game.version).order_by("-changed"))
@@ -270,7 +271,7 @@ def log_entry(state: GameState, step: Step) -> dict:
 
 @require_POST
 @game_view
-def play_again(request: HttpRequest, game: Game) -> HttpResponse:
+def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     club = game.club
     new = game.play_again()
     messages.success(request, "A new game with the same players and rules: the deal moved on.")

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 from ..forms import blank_referee, referee_from_post
+from ..http import HtmxHttpRequest
 
 
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def referee(request: HttpRequest) -> HttpResponse:
+def referee(request: HtmxHttpRequest) -> HttpResponse:
     """Settle a disputed showdown from the cards the players hold.
 
     Without JavaScript the form posts and the whole page comes back with the verdict. With htmx,
