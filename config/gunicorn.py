@@ -18,8 +18,9 @@ workers = int(os.environ.get("KNOCK_WORKERS", max(2, multiprocessing.cpu_count()
 threads = int(os.environ.get("KNOCK_THREADS", 4))
 timeout = 30
 graceful_timeout = 30
-max_requests = 2000
-max_requests_jitter = 200
+# Workers are replaced after this many requests (0: never), which bounds any slow leak.
+max_requests = int(os.environ.get("KNOCK_MAX_REQUESTS", 2000))
+max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-") or None  # empty: no access log
 
 

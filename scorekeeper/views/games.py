@@ -132,16 +132,22 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = RecordForm(request.POST, game=game)
     confirm = "confirm" in request.POST
     if not form.is_valid():
-        return _render_table(request, game, form=form)
+        return (
+            _render_preview(request, game, form)
+            if not confirm
+            else _render_table(request, game, form=form)
+        )
     try:
         inputs = form.inputs()
         if not confirm:
-            return _render_table(request, game, form=form, preview=game.preview(inputs))
+            return _render_preview(request, game, form, game.preview(inputs))
         game.record(inputs, seen_version=form.cleaned_data.get("version"))
     except StaleGame as stale:
         return _stale(request, stale.game, inputs)
     except InputError as refusal:
         form.place_error(refusal)
+        if not confirm:
+            return _render_preview(request, game, form)
         return _render_table(request, game, form=form)
     except AlreadyRecorded:
         # The same tap arrived twice (a double tap, or a retry after a lost answer).
@@ -150,6 +156,16 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if request.htmx:
         return _render_table(request, game)  # at its new version: record moved it there
     return redirect(game)
+
+
+def _render_preview(
+    request: HtmxHttpRequest, game: Game, form: RecordForm, preview: Step | None = None
+) -> HttpResponse:
+    """What the round would do. A chip tap (htmx, aimed at the preview) gets that part alone;
+    the page without JavaScript gets the whole table with the preview in it."""
+    if request.htmx and request.htmx.target == "preview":
+        return render(request, "scorekeeper/game.html#preview", {"form": form, "preview": preview})
+    return _render_table(request, game, form=form, preview=preview)
 
 
 def _stale(request: HtmxHttpRequest, game: Game, inputs: RoundInputs | None) -> HttpResponse:

@@ -122,6 +122,21 @@ def test_recording_a_round_previews_then_confirms(client):
     assert (round.knocker, round.lowest, round.client_id) == (0, [0, 1], "tap-1")
 
 
+def test_a_chip_tap_gets_the_preview_alone(client, django_assert_num_queries):
+    game = make_game()
+    data = {"ending": "knock", "knocker": "0", "lowest": ["1"], "version": "0"}
+    htmx = {"HX-Request": "true", "HX-Target": "preview"}
+    with django_assert_num_queries(1):  # the game row: its state is stored with it
+        response = client.post(url("record", game), data, headers=htmx)
+    page = text(response)
+    assert page.lstrip().startswith('<section id="preview"') and "What will happen" in page
+    assert "Ben loses 1 life: the lowest hand." in page
+    assert len(response.content) < 1500  # the table region is about 12 KB
+    refused = text(client.post(url("record", game), {**data, "knocker": "7"}, headers=htmx))
+    assert refused.lstrip().startswith('<section id="preview"') and 'class="error"' in refused
+    assert not Round.objects.exists()
+
+
 def test_only_the_endings_the_rules_have_are_offered(client):
     page = text(client.get(make_game(preset="friendly").get_absolute_url()))
     assert 'value="knock"' in page and 'value="stock_out"' not in page
