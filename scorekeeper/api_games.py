@@ -203,14 +203,12 @@ def round_inputs(game: Game, payload: RoundIn) -> RoundInputs:
     )
 
 
-def _engine_field(game: Game, field: str) -> str:
-    """The engine names players by seat (players[1].cards); the API names them by name."""
-    if field.startswith("players[") and "]" in field:
-        position = int(field[len("players[") : field.index("]")])
-        names = game.state.names
-        if position < len(names):
-            return f"hands.{names[position]}"
-    return field
+def _engine_field(game: Game, refusal: InputError) -> str:
+    """The engine names players by seat; this API names them by name (``hands.Ann``)."""
+    names = game.state.names
+    if refusal.seat is not None and refusal.seat < len(names):
+        return f"hands.{names[refusal.seat]}"
+    return refusal.field
 
 
 @router.post(
@@ -232,7 +230,7 @@ def record_round(request: HttpRequest, game: uuid.UUID, payload: RoundIn):
         # The same client id twice: applied once; the answer is the game as it is.
         return Status(200, {**state_data(found.fresh()), "new_round": None})
     except InputError as refusal:
-        raise InputError(refusal.message, _engine_field(found, refusal.field)) from None
+        raise InputError(refusal.message, _engine_field(found, refusal)) from None
     return Status(200, {**state_data(found), "new_round": round_data(found.names, step)})
 
 

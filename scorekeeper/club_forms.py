@@ -182,6 +182,11 @@ class RecordForm(forms.Form):
         assert isinstance(field, forms.ChoiceField)
         field.choices = choices
 
+    def asked_by(self) -> dict[str, str]:
+        """For the page: which endings ask each question (its CSS hides the others)."""
+        rules = self.game.rules
+        return {q: " ".join(rules.endings_asking(q)) for q in ("knocker", "shown_by", "lowest")}
+
     def chips(self, name: str) -> list[dict[str, Any]]:
         """The choices of a field as big tap targets: value, words, and whether it is ticked.
 
@@ -221,13 +226,13 @@ class RecordForm(forms.Form):
                 try:
                     hands[position] = [card.code for card in parse_cards(typed)]
                 except CardError as refusal:
-                    raise InputError(str(refusal), f"players[{position}].cards") from None
+                    raise InputError(str(refusal), "cards", seat=position) from None
         ending = data["ending"]
-        rules = self.game.rules
+        asks = self.game.rules.asks(ending)
         # The page hides what an ending does not ask for; what stayed ticked there is dropped.
-        knocker = data.get("knocker") if ending in ("knock", "thirty_one") else None
-        shown = tuple(data.get("shown") or ()) if ending not in ("knock", "stock_out") else ()
-        lowest = tuple(data.get("lowest") or ()) if ending in rules.lowest_endings else ()
+        knocker = data.get("knocker") if "knocker" in asks else None
+        shown = tuple(data.get("shown") or ()) if "shown_by" in asks else ()
+        lowest = tuple(data.get("lowest") or ()) if "lowest" in asks else ()
         return RoundInputs(
             ending=ending,
             knocker=knocker,
@@ -240,16 +245,12 @@ class RecordForm(forms.Form):
 
     def place_error(self, refusal: InputError) -> None:
         """Put a refusal from the rules next to the field it is about."""
-        where = refusal.field
         message = refusal.message
-        if where.startswith("players[") and "]" in where:
-            position = int(where[len("players[") : where.index("]")])
-            name = f"cards_{position}"
-            if name in self.fields:
-                self.add_error(name, message)
-                return
+        if refusal.seat is not None and f"cards_{refusal.seat}" in self.fields:
+            self.add_error(f"cards_{refusal.seat}", message)
+            return
         target = {"knocker": "knocker", "shown_by": "shown", "lowest": "lowest",
-                  "choice": "choice", "ending": "ending"}.get(where)  # fmt: skip
+                  "choice": "choice", "ending": "ending"}.get(refusal.part)  # fmt: skip
         self.add_error(target, message)
 
     @classmethod

@@ -277,11 +277,9 @@ def _missing(referee: Referee, players: list[Row]) -> str:
 def _place_error(referee: Referee, players: list[Row], refusal: InputError) -> None:
     """Put the engine's refusal next to the field it names."""
     where = refusal.field
-    if where.startswith("players[") and "]" in where:
-        index = int(where[len("players[") : where.index("]")])
-        if index < len(players):
-            players[index].error = refusal.message
-            return
+    if refusal.seat is not None and refusal.seat < len(players):
+        players[refusal.seat].error = refusal.message
+        return
     if where in ("knocker", "shown_by", "dealer"):
         flag = {"knocker": "knocked", "shown_by": "showed", "dealer": "dealt"}[where]
         for row in players:

@@ -1,7 +1,18 @@
 class InputError(ValueError):
-    """Input the rules refuse; ``field`` names where it is wrong (``players[2].cards``)."""
+    """Input the rules refuse, and where: ``part`` names the field, and ``seat`` the player
+    (0, 1, 2… in seat order) when the field is one of a player's. ``field`` is the whole path
+    as the JSON API names it: ``players[2].cards``, ``knocker``, ``rules.overrides.lives``."""
 
-    def __init__(self, message: str, field: str) -> None:
+    def __init__(self, message: str, field: str, seat: int | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.field = field
+        self.part = field
+        self.seat = seat
+
+    @property
+    def field(self) -> str:
+        return self.part if self.seat is None else f"players[{self.seat}].{self.part}"
+
+    @field.setter
+    def field(self, value: str) -> None:
+        self.part, self.seat = value, None

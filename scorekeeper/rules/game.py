@@ -159,7 +159,7 @@ def play(rules: RuleSet, state: GameState, round: RoundInput) -> Step:
     try:
         result = resolve_round(rules, table, outcome)
     except RoundError as refusal:
-        raise RoundError(f"round {number}: {refusal.message}", refusal.field) from None
+        raise RoundError(f"round {number}: {refusal.message}", refusal.part, refusal.seat) from None
     return Step(number, state.dealer, round, result)
 
 

@@ -39,17 +39,19 @@ def parse_plain(raw: object) -> Fraction | None:
     return -value if sign else value
 
 
-def read_whole(raw: object, field: str, what: str, low: int, high: int) -> int:
+def read_whole(
+    raw: object, field: str, what: str, low: int, high: int, seat: int | None = None
+) -> int:
     """A whole number from ``low`` to ``high``, or an ``InputError`` naming ``field``."""
     value = parse_plain(raw)
     if value is None or value.denominator != 1 or not low <= value <= high:
-        raise InputError(f"{what} must be a whole number from {low} to {high}", field)
+        raise InputError(f"{what} must be a whole number from {low} to {high}", field, seat)
     return int(value)
 
 
-def read_points(raw: object, field: str, high: int = 40) -> Fraction:
+def read_points(raw: object, field: str, high: int = 40, seat: int | None = None) -> Fraction:
     """A hand's value a table agreed, such as 19 or 30.5: from 0 to ``high``, in halves."""
     value = parse_plain(raw)
     if value is None or not 0 <= value <= high or (value * 2).denominator != 1:
-        raise InputError("a hand's value is a number such as 19 or 30.5", field)
+        raise InputError("a hand's value is a number such as 19 or 30.5", field, seat)
     return value

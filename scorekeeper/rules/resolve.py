@@ -182,31 +182,33 @@ def _check_table(state: _Round) -> None:
         )
     folded = [name.strip().casefold() for name in names]
     for i, seat in enumerate(table.players):
-        where = f"players[{i}]"
         if not seat.name.strip():
-            raise RoundError("every player needs a name", f"{where}.name")
+            raise RoundError("every player needs a name", "name", seat=i)
         if folded[i] in folded[:i]:
-            raise RoundError(f"two players are called {seat.name.strip()}", f"{where}.name")
+            raise RoundError(f"two players are called {seat.name.strip()}", "name", seat=i)
         if seat.status not in STATUSES:
-            raise RoundError("a status is “in”, “county” or “out”", f"{where}.status")
+            raise RoundError("a status is “in”, “county” or “out”", "status", seat=i)
         if not 0 <= seat.lives <= rules.lives:
             raise RoundError(
                 f"{seat.name} cannot have {lives_word(seat.lives)}: the game starts with "
                 f"{lives_word(rules.lives)} and lives are never won back",
-                f"{where}.lives",
+                "lives",
+                seat=i,
             )
         if seat.status == Status.IN and seat.lives == 0:
-            raise RoundError(f"{seat.name} has no lives left, so cannot be in", f"{where}.status")
+            raise RoundError(f"{seat.name} has no lives left, so cannot be in", "status", seat=i)
         if seat.status != Status.IN and seat.lives:
             raise RoundError(
                 f"{seat.name} still has {lives_word(seat.lives)}, so cannot be "
                 f"{rules.status_label(seat.status)}",
-                f"{where}.status",
+                "status",
+                seat=i,
             )
         if seat.status == Status.COUNTY and rules.last_chance is None:
             raise RoundError(
                 "under these rules a player with no lives left is out, never on a last chance",
-                f"{where}.status",
+                "status",
+                seat=i,
             )
     if len(state.playing) < 2:
         raise RoundError("the game is over: fewer than two players are still in", "players")
@@ -218,21 +220,21 @@ def _check_hands(state: _Round) -> None:
     rules = state.rules
     seen: dict[Card, str] = {}
     for i, seat in enumerate(state.table.players):
-        where = f"players[{i}]"
         if seat.cards is not None and seat.value is not None:
-            raise RoundError(f"give {seat.name}'s cards or a value, not both", f"{where}.value")
+            raise RoundError(f"give {seat.name}'s cards or a value, not both", "value", seat=i)
         if not seat.playing and (seat.cards is not None or seat.value is not None):
-            raise RoundError(f"{seat.name} is out and holds no cards", f"{where}.cards")
+            raise RoundError(f"{seat.name} is out and holds no cards", "cards", seat=i)
         if seat.cards is not None:
             try:
                 check_hand(list(seat.cards), rules.deck)
             except CardError as error:
-                raise RoundError(f"{seat.name}: {error}", f"{where}.cards") from None
+                raise RoundError(f"{seat.name}: {error}", "cards", seat=i) from None
             for card in seat.cards:
                 if card in seen:
                     raise RoundError(
                         f"{card} is in {seen[card]}'s hand and in {seat.name}'s: a deck has one",
-                        f"{where}.cards",
+                        "cards",
+                        seat=i,
                     )
                 seen[card] = seat.name
             hand = evaluate(seat.cards, rules)
@@ -242,7 +244,8 @@ def _check_hands(state: _Round) -> None:
             if seat.value not in possible_values(rules):
                 raise RoundError(
                     f"no hand is worth {points(Fraction(seat.value))} under these rules",
-                    f"{where}.value",
+                    "value",
+                    seat=i,
                 )
             state.values[seat.name] = Fraction(seat.value)
 
@@ -461,7 +464,8 @@ def _lowest(state: _Round, top: str | None) -> list[str]:
         i = state.table.players.index(missing[0])
         raise RoundError(
             f"enter {missing[0].name}'s cards or value, or name the lowest players",
-            f"players[{i}].cards",
+            "cards",
+            seat=i,
         )
     return _lowest_by_cards(state, top, state.story)
 

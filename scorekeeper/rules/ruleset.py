@@ -262,6 +262,22 @@ class RuleSet:
             endings.append("stock_out")
         return tuple(endings)
 
+    def asks(self, ending: str) -> tuple[str, ...]:
+        """The questions a table answers about a round that ended so: of ``knocker`` (who
+        knocked; after a knock, for a 31 in play), ``shown_by`` (who showed it) and ``lowest``
+        (who was lowest, or everyone's cards). Forms, the API and the page take it from here."""
+        asked = []
+        if ending in ("knock", "thirty_one"):
+            asked.append("knocker")
+        if ending in ("thirty_one", "dealt_thirty_one", "three_aces"):
+            asked.append("shown_by")
+        if ending in self.lowest_endings:
+            asked.append("lowest")
+        return tuple(asked)
+
+    def endings_asking(self, question: str) -> tuple[str, ...]:
+        return tuple(ending for ending in self.endings if question in self.asks(ending))
+
     def status_label(self, status: str) -> str:
         """The rule set's own word for a status: in, on the county, swimming, on the brink, out."""
         if status == "county":

@@ -18,11 +18,11 @@ from .resolve import ENDINGS, Outcome, RoundResult, Seat, Table, resolve_round
 from .ruleset import Preset, RuleSet, build_rules, json_value
 
 
-def _text(value: Any, field: str, what: str) -> str:
+def _text(value: Any, field: str, what: str, seat: int | None = None) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"{what} must be some text", field)
+        raise InputError(f"{what} must be some text", field, seat)
     if len(value) > 100:
-        raise InputError(f"{what} is at most 100 characters", field)
+        raise InputError(f"{what} is at most 100 characters", field, seat)
     return value.strip()
 
 
@@ -36,9 +36,9 @@ def _names(value: Any, field: str, known: list[str]) -> tuple[str, ...]:
     return names
 
 
-def read_value(value: Any, field: str) -> Fraction:
+def read_value(value: Any, field: str, seat: int | None = None) -> Fraction:
     """A hand value the table agreed: a number such as 19 or 30.5."""
-    return read_points(value, field)
+    return read_points(value, field, seat=seat)
 
 
 def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
@@ -53,17 +53,16 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
         raise InputError("list the players, each with a name", "players")
     seats = []
     for i, raw in enumerate(players):
-        where = f"players[{i}]"
         if not isinstance(raw, dict):
-            raise InputError("each player is an object with a name", where)
-        name = _text(raw.get("name"), f"{where}.name", "a player's name")
+            raise InputError("each player is an object with a name", f"players[{i}]")
+        name = _text(raw.get("name"), "name", "a player's name", seat=i)
         status = raw.get("status")
         if status is not None and status not in ("in", "county", "out"):
-            raise InputError("a status is “in”, “county” or “out”", f"{where}.status")
+            raise InputError("a status is “in”, “county” or “out”", "status", seat=i)
         if raw.get("lives") is not None:
             if not isinstance(raw["lives"], int):
-                raise InputError("lives must be a whole number", f"{where}.lives")
-            lives = read_whole(raw["lives"], f"{where}.lives", "lives", 0, 99)
+                raise InputError("lives must be a whole number", "lives", seat=i)
+            lives = read_whole(raw["lives"], "lives", "lives", 0, 99, seat=i)
         else:
             lives = rules.lives if status in (None, "in") else 0
         if status is None:
@@ -73,13 +72,13 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
             if not isinstance(raw["cards"], (list, str)) or (
                 isinstance(raw["cards"], list) and not all(isinstance(c, str) for c in raw["cards"])
             ):
-                raise InputError('cards are a list like ["AS", "KS", "9D"]', f"{where}.cards")
+                raise InputError('cards are a list like ["AS", "KS", "9D"]', "cards", seat=i)
             try:
                 cards = tuple(parse_cards(raw["cards"]))
             except CardError as error:
-                raise InputError(f"{name}: {error}", f"{where}.cards") from None
+                raise InputError(f"{name}: {error}", "cards", seat=i) from None
         if raw.get("value") is not None:
-            value = read_value(raw["value"], f"{where}.value")
+            value = read_value(raw["value"], "value", seat=i)
         seats.append(Seat(name, lives, status, cards, value))
     names = [seat.name for seat in seats]
     ending = data.get("ending")

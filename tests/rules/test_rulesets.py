@@ -217,3 +217,25 @@ def test_the_player_limit_comes_from_the_deck_and_the_middle(preset, overrides, 
     rules, _ = build_rules({"preset": preset, "overrides": overrides})
     assert rules.max_players == players
     assert 3 * players + rules.middle_cards <= rules.deck < 3 * (players + 1) + rules.middle_cards
+
+
+@pytest.mark.parametrize(
+    "preset, ending, asks",
+    [
+        ("scat", "knock", ("knocker", "lowest")),
+        ("scat", "thirty_one", ("knocker", "shown_by")),  # a 31 after a knock names the knocker
+        ("friendly", "thirty_one", ("knocker", "shown_by", "lowest")),  # then a showdown
+        ("scat", "dealt_thirty_one", ("shown_by",)),
+        ("schwimmen", "dealt_thirty_one", ("shown_by", "lowest")),
+        ("schwimmen", "three_aces", ("shown_by",)),
+        ("scat", "stock_out", ("lowest",)),
+    ],
+)
+def test_each_ending_asks_its_own_questions(preset, ending, asks):
+    assert PRESETS[preset].rules.asks(ending) == asks
+
+
+def test_the_endings_asking_a_question_are_those_the_rules_have():
+    rules = PRESETS["aces-wild"].rules
+    assert rules.endings_asking("knocker") == ("knock",)  # no 31 in play under aces wild
+    assert rules.endings_asking("shown_by") == ("dealt_thirty_one",)
