@@ -7,13 +7,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import wraps
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 
 from .models import Club, Game, RetiredKey, key_digest
@@ -21,22 +25,60 @@ from .models import Club, Game, RetiredKey, key_digest
 REMEMBERED_CLUBS = 20
 
 
-def _gone_or_404(request: HttpRequest, key: str):
+def _gone_or_404(request: HttpRequest, key: str) -> HttpResponse:
     """A link that was replaced gets a page that says so; anything else is simply not found."""
     if RetiredKey.was_replaced(key):
         return render(request, "scorekeeper/link_replaced.html", status=410)
     raise Http404("No club at this link")
 
 
-def _club_from_link(secret: bool):
-    def decorator(view):
+@dataclass(frozen=True)
+class Link:
+    """How a request reached a club: its secret link (may record and change) or its view link
+    (``read_only``: only looks). Views and templates check ``read_only``; pages build their
+    links with ``url``, so the view link's pages link to the view link's pages."""
+
+    key: str
+    read_only: bool
+
+    # The pages the view link has, by the name of the secret link's page.
+    VIEW_PAGES: ClassVar[dict[str, str]] = {
+        "club": "view-club",
+        "game": "view-game",
+        "round-log": "view-round-log",
+        "game-version": "view-game-version",
+    }
+
+    def url(self, page: str, *args: object) -> str:
+        name = self.VIEW_PAGES[page] if self.read_only else page
+        return reverse(name, args=[self.key, *args])
+
+
+def _link(kwargs: dict[str, Any], read_only_ok: bool) -> Link:
+    """The key a URL carries: ``key`` (the secret link's) or ``view_key``, which only the pages
+    that change nothing have in their URL."""
+    if "view_key" in kwargs:
+        assert read_only_ok, "a page that changes the club has no view-link URL"
+        return Link(kwargs.pop("view_key"), read_only=True)
+    return Link(kwargs.pop("key"), read_only=False)
+
+
+def club_link(
+    read_only_ok: bool = False,
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Open the club the URL's key opens, once, and hand it to the view; ``request.link`` says
+    how it was opened. A replaced link is told so (410); anything else is not found."""
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapper(request: HttpRequest, key: str = "", view_key: str = "", **kwargs):
-            key = key or view_key
-            club = Club.objects.with_key(key) if secret else Club.objects.with_view_key(key)
+        def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+            link = _link(kwargs, read_only_ok)
+            by = Club.objects.with_view_key if link.read_only else Club.objects.with_key
+            club = by(link.key)
             if club is None:
-                return _gone_or_404(request, key)
-            if secret:
+                return _gone_or_404(request, link.key)
+            request.link = link  # type: ignore[attr-defined]  # what HtmxHttpRequest.link is
+            if not link.read_only:
                 remember_club(request, club)
             return view(request, club, **kwargs)
 
@@ -45,37 +87,35 @@ def _club_from_link(secret: bool):
     return decorator
 
 
-# The club through its secret link (may record and change), or its view link (only looks).
-club_view = _club_from_link(secret=True)
-viewer_view = _club_from_link(secret=False)
+def game_link(
+    read_only_ok: bool = False,
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """As ``club_link``, for a game of the club: one query for the club and the game, since
+    every tap at the table passes here."""
 
-
-def _game_from_link(key_field: str, secret: bool):
-    def decorator(view):
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapper(request: HttpRequest, game_id, key: str = "", view_key: str = "", **kwargs):
-            key = key or view_key
-            # One query for the club and the game: every tap at the table passes here.
-            lookup = {f"club__{key_field}_hash": key_digest(key)}
+        def wrapper(request: HttpRequest, game_id: Any, **kwargs: Any) -> HttpResponse:
+            link = _link(kwargs, read_only_ok)
+            digest = "club__view_key_hash" if link.read_only else "club__key_hash"
+            lookup = {digest: key_digest(link.key)}
             game = Game.objects.select_related("club").filter(pk=game_id, **lookup).first()
             if game is None:
-                opens = Club.objects.with_key(key) if secret else Club.objects.with_view_key(key)
-                if opens is None:
-                    return _gone_or_404(request, key)
+                by = Club.objects.with_view_key if link.read_only else Club.objects.with_key
+                if by(link.key) is None:
+                    return _gone_or_404(request, link.key)
                 raise Http404("No such game in this club")
-            setattr(game.club, key_field, key)  # the club was opened with this key
-            if secret:
+            if link.read_only:
+                game.club.view_key = link.key
+            else:
+                game.club.set_key(link.key)
                 remember_club(request, game.club)
+            request.link = link  # type: ignore[attr-defined]  # what HtmxHttpRequest.link is
             return view(request, game, **kwargs)
 
         return wrapper
 
     return decorator
-
-
-# A game through the club's secret link (may record), or through its view link (only looks).
-game_view = _game_from_link("key", secret=True)
-viewer_game_view = _game_from_link("view_key", secret=False)
 
 
 def remember_club(request: HttpRequest, club: Club) -> None:

@@ -25,13 +25,10 @@ urlpatterns = [
     ),
     path("c/<str:key>/g/<uuid:game_id>/log", games.round_log, name="round-log"),
     path("c/<str:key>/g/<uuid:game_id>/again", games.play_again, name="play-again"),
-    path("v/<str:view_key>/", clubs.view_club, name="view-club"),
-    path("v/<str:view_key>/g/<uuid:game_id>/", games.view_game, name="view-game"),
-    path("v/<str:view_key>/g/<uuid:game_id>/log", games.view_round_log, name="view-round-log"),
-    path(
-        "v/<str:view_key>/g/<uuid:game_id>/version",
-        games.view_game_version,
-        name="view-game-version",
-    ),
+    # The view link's pages: the same views, opened read-only.
+    path("v/<str:view_key>/", clubs.club, name="view-club"),
+    path("v/<str:view_key>/g/<uuid:game_id>/", games.game, name="view-game"),
+    path("v/<str:view_key>/g/<uuid:game_id>/log", games.round_log, name="view-round-log"),
+    path("v/<str:view_key>/g/<uuid:game_id>/version", games.game_version, name="view-game-version"),
     path("api/v1/", api.urls),
 ]

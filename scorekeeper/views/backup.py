@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
-from ..access import club_view
+from ..access import club_link
 from ..backup import export_club as club_data
 from ..backup import games_csv
 from ..models import Club
@@ -22,7 +22,7 @@ def _download(body: str, content_type: str, name: str) -> HttpResponse:
 
 
 @require_GET
-@club_view
+@club_link()
 def export_club(request: HttpRequest, club: Club) -> HttpResponse:
     body = json.dumps(club_data(club), indent=1, ensure_ascii=False)
     name = f"knock-{slugify(club.name) or 'club'}.json"
@@ -30,7 +30,7 @@ def export_club(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @require_GET
-@club_view
+@club_link()
 def export_games_csv(request: HttpRequest, club: Club) -> HttpResponse:
     name = f"knock-{slugify(club.name) or 'club'}-games.csv"
     return _download(games_csv(club), "text/csv; charset=utf-8", name)

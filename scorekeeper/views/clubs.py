@@ -9,9 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..access import club_view, remember_club, viewer_view
+from ..access import club_link, remember_club
 from ..access import create_club as create_club_limited
 from ..club_forms import ClubForm, PlayerNameForm, ReplaceLinkForm
+from ..http import HtmxHttpRequest
 from ..models import Club, StaleLink
 from ..rules.errors import InputError
 
@@ -50,32 +51,19 @@ def qr_svg(url: str) -> str:
 
 
 @require_GET
-@club_view
-def club(request: HttpRequest, club: Club) -> HttpResponse:
-    link = request.build_absolute_uri(club.get_absolute_url())
-    view_link = request.build_absolute_uri(club.get_view_url())
-    return render(request, "scorekeeper/club.html", {
-        "club": club,
-        "can_record": True,
-        "players": club.players.all(),
-        "games": _games(request, club),
-        "link": link,
-        "qr": qr_svg(link),
-        "view_link": view_link,
-        "view_qr": qr_svg(view_link),
-        "player_form": PlayerNameForm(),
-    })  # fmt: skip
-
-
-@require_GET
-@viewer_view
-def view_club(request: HttpRequest, club: Club) -> HttpResponse:
-    """What the view link shows: the club's games, live, and nothing that changes them."""
-    return render(request, "scorekeeper/club.html", {
-        "club": club,
-        "can_record": False,
-        "games": _games(request, club),
-    })  # fmt: skip
+@club_link(read_only_ok=True)
+def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
+    """The club's page: its games, and through the secret link its players and links too. The
+    view link shows the games, live, and nothing that changes them."""
+    can_record = not request.link.read_only
+    context = {"club": club, "can_record": can_record, "games": _games(request, club)}
+    if can_record:
+        link = request.build_absolute_uri(club.get_absolute_url())
+        view_link = request.build_absolute_uri(club.get_view_url())
+        context.update(players=club.players.all(), link=link, qr=qr_svg(link),
+                       view_link=view_link, view_qr=qr_svg(view_link),
+                       player_form=PlayerNameForm())  # fmt: skip
+    return render(request, "scorekeeper/club.html", context)
 
 
 def _games(request: HttpRequest, club: Club):
@@ -83,7 +71,7 @@ def _games(request: HttpRequest, club: Club):
 
 
 @require_POST
-@club_view
+@club_link()
 def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
     """A new secret or view link; the old one stops working at once."""
     form = ReplaceLinkForm(request.POST)
@@ -123,7 +111,7 @@ def _with_a_name(request: HttpRequest, club: Club, act) -> HttpResponse:
 
 
 @require_POST
-@club_view
+@club_link()
 def add_player(request: HttpRequest, club: Club) -> HttpResponse:
     def add(name: str) -> str:
         return f"{club.add_player(name).name} joined the club."
@@ -132,7 +120,7 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @require_POST
-@club_view
+@club_link()
 def rename_player(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = get_object_or_404(club.players, pk=player_id)
     old = player.name
@@ -145,7 +133,7 @@ def rename_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
 
 
 @require_POST
-@club_view
+@club_link()
 def retire_player(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = get_object_or_404(club.players, pk=player_id)
     player.retired = request.POST.get("retired", "1") == "1"

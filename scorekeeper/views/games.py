@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpResponse
@@ -11,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
-from ..access import club_view, game_view, viewer_game_view
+from ..access import Link, club_link, game_link
 from ..chart import lives_chart
 from ..club_forms import NewGameForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
@@ -22,7 +24,7 @@ from ..rules.game import GameState, Step
 
 
 @require_http_methods(["GET", "POST"])
-@club_view
+@club_link()
 def new_game(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     form = NewGameForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
@@ -36,23 +38,19 @@ def new_game(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     return render(request, "scorekeeper/new_game.html", {"club": club, "form": form})
 
 
-def links(game: Game, viewer: bool) -> dict:
+def links(game: Game, link: Link) -> dict[str, object]:
     """Where a page's links and live updates go: the secret link's pages, or the viewer's."""
-    if viewer:
-        key, prefix = game.club.view_key, "view-"
-    else:
-        key, prefix = game.club.key, ""
     return {
-        "can_record": not viewer,
-        "club_url": reverse(f"{prefix}club", args=[key]),
-        "table_url": reverse(f"{prefix}game", args=[key, game.id]),
-        "log_url": reverse(f"{prefix}round-log", args=[key, game.id]),
-        "poll_url": reverse(f"{prefix}game-version", args=[key, game.id]),
+        "can_record": not link.read_only,
+        "club_url": link.url("club"),
+        "table_url": link.url("game", game.id),
+        "log_url": link.url("round-log", game.id),
+        "poll_url": link.url("game-version", game.id),
     }
 
 
-def table_context(game: Game, form: RecordForm | None = None, preview=None,
-                  viewer: bool = False) -> dict:  # fmt: skip
+def table_context(game: Game, link: Link, form: RecordForm | None = None,
+                  preview: Step | None = None) -> dict[str, object]:  # fmt: skip
     """The table page from the state stored with the game: no round is read or worked out."""
     state = game.state
     rows = [
@@ -68,12 +66,12 @@ def table_context(game: Game, form: RecordForm | None = None, preview=None,
         for i, name in enumerate(state.names)
     ]
     return {
-        **links(game, viewer),
+        **links(game, link),
         "club": game.club,
         "game": game,
         "state": state,
         "rows": rows,
-        "form": None if viewer else form or RecordForm(game=game),
+        "form": None if link.read_only else form or RecordForm(game=game),
         "preview": preview,
         "next_round": state.rounds + 1,
     }
@@ -81,24 +79,18 @@ def table_context(game: Game, form: RecordForm | None = None, preview=None,
 
 @require_GET
 @vary_on_headers("HX-Request")
-@game_view
+@game_link(read_only_ok=True)
 def game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The table page, through the secret link (with the record form) or the view link."""
     return _render_table(request, game)
 
 
-@require_GET
-@vary_on_headers("HX-Request")
-@viewer_game_view
-def view_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    return _render_table(request, game, viewer=True)
-
-
-def _render_table(request: HtmxHttpRequest, game: Game, **context) -> HttpResponse:
+def _render_table(request: HtmxHttpRequest, game: Game, **context: Any) -> HttpResponse:
     """The table page; htmx (a refresh, or the answer to a tap) gets the table region only."""
     template = "scorekeeper/game.html"
     if request.htmx:
         template += "#table"
-    return render(request, template, table_context(game, **context))
+    return render(request, template, table_context(game, request.link, **context))
 
 
 def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpResponse:
@@ -115,18 +107,17 @@ def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpRespon
 
 
 @require_GET
-def game_version(request: HtmxHttpRequest, key: str, game_id) -> HttpResponse:
-    """Polled every 2 seconds by every open page of a game: one indexed query, no rendering."""
-    return _version_answer(request, version_for_key(game_id, "key_hash", key))
-
-
-@require_GET
-def view_game_version(request: HtmxHttpRequest, view_key: str, game_id) -> HttpResponse:
-    return _version_answer(request, version_for_key(game_id, "view_key_hash", view_key))
+def game_version(
+    request: HtmxHttpRequest, game_id: Any, key: str = "", view_key: str = ""
+) -> HttpResponse:
+    """Polled every 2 seconds by every open page of a game: one indexed query, no rendering.
+    It does the authorising lookup itself, in the same plain query that reads the version."""
+    digest = "view_key_hash" if view_key else "key_hash"
+    return _version_answer(request, version_for_key(game_id, digest, view_key or key))
 
 
 @require_POST
-@game_view
+@game_link()
 def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Preview a round (what will happen), or confirm it (save it)."""
     form = RecordForm(request.POST, game=game)
@@ -185,7 +176,7 @@ def _stale(request: HtmxHttpRequest, game: Game, inputs: RoundInputs | None) -> 
 
 
 @require_POST
-@game_view
+@game_link()
 def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = VersionForm(request.POST)
     try:
@@ -203,7 +194,7 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@game_view
+@game_link()
 def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
     club = game.club
     rounds = game.active_rounds()
@@ -234,25 +225,14 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
 
 @require_GET
 @vary_on_headers("HX-Request")
-@game_view
+@game_link(read_only_ok=True)
 def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    return _render_log(request, game, viewer=False)
-
-
-@require_GET
-@vary_on_headers("HX-Request")
-@viewer_game_view
-def view_round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    return _render_log(request, game, viewer=True)
-
-
-def _render_log(request: HtmxHttpRequest, game: Game, viewer: bool) -> HttpResponse:
     """The round log: every round worked out again from the start, as a history must be."""
     state, steps = game.steps()
     taken_back = list(game.rounds.taken_back_by(game.version).order_by("-changed"))
     template = "scorekeeper/round_log.html" + ("#log" if request.htmx else "")
     return render(request, template, {
-        **links(game, viewer),
+        **links(game, request.link),
         "club": game.club, "game": game, "state": state, "steps": steps,
         "entries": [log_entry(state, step) for step in reversed(steps)],
         "chart": lives_chart(state, steps),
@@ -286,7 +266,7 @@ def log_entry(state: GameState, step: Step) -> dict:
 
 
 @require_POST
-@game_view
+@game_link()
 def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     club = game.club
     new = game.play_again()
