@@ -35,6 +35,7 @@ from .models import (
 from .rules import ENDINGS, SWITCHES, Result
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
+from .rules.ruleset import RULES_VERSION
 from .text import clean_text
 
 FORMAT = "knock-club"
@@ -71,6 +72,7 @@ def export_club(club: Club) -> dict[str, Any]:
                 "id": str(game.id),
                 "preset": game.preset,
                 "rules": game.rules_data,
+                "rules_version": game.rules_version,
                 "readings": game.readings,
                 "first_dealer": game.first_dealer,
                 "created": _when(game.created),
@@ -161,6 +163,7 @@ class GameEntry(Strict):
     id: uuid.UUID = Field(strict=False)
     preset: Annotated[str, _plain(20)]
     rules: dict[str, Any]
+    rules_version: Annotated[int, Field(ge=1, le=RULES_VERSION)] = 1  # absent: stored before it
     readings: list[
         Annotated[str, _one_of([f.name for f in SWITCHES], "a reading names a switch:")]
     ] = Field(default_factory=list)
@@ -282,7 +285,7 @@ def import_club(data: Any) -> Club:
 def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> None:
     _check_rounds(entry, where)
     try:
-        rules = stored_rules(json.dumps(entry.rules, sort_keys=True))
+        rules = stored_rules(json.dumps(entry.rules, sort_keys=True), entry.rules_version)
     except InputError as refusal:
         raise InputError(refusal.message, f"{where}.rules.{refusal.field}") from None
     if len(entry.seats) > rules.max_players or len(set(entry.seats)) != len(entry.seats):

@@ -32,6 +32,8 @@ from .rules.game import play as play_round
 from .rules.game import replay as replay_game
 from .rules.game import start as start_game
 from .rules.resolve import ENDINGS
+from .rules.ruleset import RULES_VERSION
+from .rules.ruleset import stored_rules as read_stored_rules
 from .rules.showdown import refuse_a_stray_choice
 from .text import clean_text, is_clean
 
@@ -269,9 +271,10 @@ def version_for_key(game_id: uuid.UUID, key_field: str, key: str) -> int | None:
 
 
 @lru_cache(maxsize=256)
-def stored_rules(data: str) -> RuleSet:
-    """A game's frozen rules read back from their JSON (every switch is in it)."""
-    return PRESETS["scat"].rules.replace(json.loads(data))
+def stored_rules(data: str, version: int = RULES_VERSION) -> RuleSet:
+    """A game's frozen rules read back from their JSON, as the version that stored them had
+    them (cached: every request of a game reads them)."""
+    return read_stored_rules(json.loads(data), version)
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -297,8 +300,10 @@ class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
     preset = models.CharField(max_length=20)
-    # The whole rule set as it was when the game began: later changes to presets never reach it.
+    # The whole rule set as it was when the game began: later changes to presets never reach it,
+    # and a switch added later reads as it was before (rules.ruleset.ADDED).
     rules_data = models.JSONField()
+    rules_version = models.PositiveSmallIntegerField(default=RULES_VERSION)
     readings = models.JSONField(default=list)
     first_dealer = models.PositiveSmallIntegerField()  # a seat position
     created = models.DateTimeField(default=timezone.now)
@@ -324,7 +329,7 @@ class Game(models.Model):
 
     @cached_property
     def rules(self) -> RuleSet:
-        return stored_rules(json.dumps(self.rules_data, sort_keys=True))
+        return stored_rules(json.dumps(self.rules_data, sort_keys=True), self.rules_version)
 
     @property
     def preset_name(self) -> str:

@@ -540,6 +540,32 @@ PRESETS: dict[str, Preset] = {
 }
 
 
+# The version of the rule set's switches that a game stores beside its rules. When a switch is
+# added, the version goes up and ADDED says what games stored before it played with, so that an
+# old game keeps its rules instead of taking a preset's value for the new switch.
+RULES_VERSION = 2
+ADDED: dict[int, dict[str, Any]] = {
+    2: {},  # version 2 added no switch: it began storing the version (1: games stored before)
+}
+
+
+def stored_rules(
+    values: dict[str, Any], version: int, added: dict[int, dict[str, Any]] | None = None
+) -> RuleSet:
+    """A game's rules read back from what it stored at ``version``: every switch it had, and
+    for each switch added since, the value games played with before it existed. A switch
+    missing from both is refused, never filled in from a preset."""
+    values = dict(values)
+    table = ADDED if added is None else added
+    for later in sorted(v for v in table if v > version):
+        for name, before in table[later].items():
+            values.setdefault(name, before)
+    missing = [f.name for f in dataclasses.fields(RuleSet) if f.name not in values]
+    if missing:
+        raise RulesError(f"the stored rules have no value for “{missing[0]}”", missing[0])
+    return PRESETS["scat"].rules.replace(values)  # every switch given: no preset value is used
+
+
 def build_rules(spec: Any) -> tuple[RuleSet, Preset]:
     """Rules from a preset id, or from ``{"preset": id, "overrides": {switch: value}}``."""
     if isinstance(spec, str):

@@ -239,3 +239,30 @@ def test_the_endings_asking_a_question_are_those_the_rules_have():
     rules = PRESETS["aces-wild"].rules
     assert rules.endings_asking("knocker") == ("knock",)  # no 31 in play under aces wild
     assert rules.endings_asking("shown_by") == ("dealt_thirty_one",)
+
+
+class TestStoredRules:
+    """A game keeps the rules it was played with, whatever switches are added later."""
+
+    def test_a_game_stored_by_the_previous_version_reads_as_it_was(self):
+        from scorekeeper.rules.ruleset import stored_rules
+
+        kept = PRESETS["schwimmen"].rules.as_dict()
+        assert stored_rules(kept, version=1) == PRESETS["schwimmen"].rules
+
+    def test_a_switch_added_later_takes_the_value_older_games_played_with(self):
+        from scorekeeper.rules.ruleset import stored_rules
+
+        # As if "middle" had been added in version 3, before which every game had a pile.
+        old = {k: v for k, v in PRESETS["schwimmen"].rules.as_dict().items() if k != "middle"}
+        added = {3: {"middle": "discard_pile"}}
+        rules = stored_rules(old, version=2, added=added)
+        assert rules.middle == "discard_pile"  # what the game was played with
+        assert rules.deck == 32 and rules.three_aces_fire  # the rest as stored
+
+    def test_a_missing_switch_is_never_filled_in_from_a_preset(self):
+        from scorekeeper.rules.ruleset import RULES_VERSION, stored_rules
+
+        old = {k: v for k, v in PRESETS["schwimmen"].rules.as_dict().items() if k != "deck"}
+        with pytest.raises(RulesError, match="no value for “deck”"):
+            stored_rules(old, version=RULES_VERSION)
