@@ -99,7 +99,7 @@ def game_link(
             link = _link(kwargs, read_only_ok)
             digest = "club__view_key_hash" if link.read_only else "club__key_hash"
             lookup = {digest: key_digest(link.key)}
-            game = Game.objects.select_related("club").filter(pk=game_id, **lookup).first()
+            game = Game.objects.one_with_club(game_id, **lookup)
             if game is None:
                 by = Club.objects.with_view_key if link.read_only else Club.objects.with_key
                 if by(link.key) is None:

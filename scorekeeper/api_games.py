@@ -59,7 +59,7 @@ def club_from(request: HttpRequest, club_id) -> Club:
 
 
 def game_from(request: HttpRequest, game_id) -> Game:
-    game = Game.objects.select_related("club").filter(pk=game_id).first()
+    game = Game.objects.one_with_club(game_id)
     if game is None:
         raise Http404("No such game")
     authorised_club(request, game.club)
@@ -231,7 +231,7 @@ def record_round(request: HttpRequest, game: uuid.UUID, payload: RoundIn):
         return Status(200, {**state_data(found.fresh()), "new_round": None})
     except InputError as refusal:
         raise InputError(refusal.message, _engine_field(found, refusal)) from None
-    return Status(200, {**state_data(found), "new_round": round_data(found.names, step)})
+    return Status(200, {**state_data(found), "new_round": round_data(found.state.names, step)})
 
 
 def _stale(game: Game, inputs: RoundInputs | None):

@@ -278,6 +278,11 @@ def stored_rules(data: str, version: int = RULES_VERSION) -> RuleSet:
 
 
 class GameQuerySet(models.QuerySet["Game"]):
+    def one_with_club(self, game_id: Any, **lookup: Any) -> Game | None:
+        """The game (with its club, in the same query), or None. Unlike ``first()`` it asks
+        for no order: every tap at the table passes here."""
+        return next(iter(self.select_related("club").filter(pk=game_id, **lookup)[:1]), None)
+
     def in_progress(self) -> GameQuerySet:
         return self.filter(finished=False)
 
