@@ -108,7 +108,8 @@ class RoundResult:
     winner: str | None = None
     tie: tuple[str, ...] = ()
     next_dealer: str | None = None
-    # Whether the rules left something to the table in this round (and so read ``choice``).
+    # Whether the rules left something to the table in this round (and so read ``choice``);
+    # ``choices`` then lists what it could choose, picked or not.
     choice_asked: bool = False
 
 
@@ -143,7 +144,7 @@ class _Round:
     losses: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)
     story: list[str] = field(default_factory=list)
-    asked: bool = False
+    asked: tuple[Choice, ...] = ()  # what the rules left to the table, if anything
 
     @property
     def seats(self) -> dict[str, Seat]:
@@ -165,7 +166,10 @@ def resolve_round(rules: RuleSet, table: Table, outcome: Outcome) -> RoundResult
     _check_hands(state)
     _check_outcome(state)
     result = _score(state) or _finish(state)
-    return replace(result, choice_asked=state.asked) if state.asked else result
+    if not state.asked:
+        return result
+    # The choices stay on the result once picked, so that a page can show the table's pick.
+    return replace(result, choice_asked=True, choices=state.asked)
 
 
 # ---- checking the inputs --------------------------------------------------------------------
@@ -554,7 +558,7 @@ def _showdown(state: _Round, knocker: str | None, top: str | None = None) -> Non
 
 def _pick(state: _Round, choices: tuple[Choice, ...], why: str) -> str | RoundResult:
     """The table's pick among ``choices``, or a ``table_decides`` result asking for it."""
-    state.asked = True
+    state.asked = choices
     picked = state.outcome.choice
     if picked is None:
         return RoundResult(

@@ -308,3 +308,22 @@ def test_recording_runs_a_fixed_number_of_queries_at_200_rounds(client):
     few = queries_for(record(long_game(1)))
     many = queries_for(record(long_game(200)))
     assert many == few
+
+
+def test_the_table_decides_and_its_pick_stays_chosen_until_recorded(client):
+    game = make_game(preset="kitchen-table")  # several dealt 31: the rules do not say
+    data = {"ending": "dealt_thirty_one", "shown": ["0", "1"], "version": "0"}
+    htmx = {"HX-Request": "true", "HX-Target": "preview"}
+    asked = text(client.post(url("record", game), data, headers=htmx))
+    assert "The table decides" in asked and 'value="without_31_lose_1"' in asked
+    picked = text(client.post(url("record", game), {**data, "choice": "without_31_lose_1"},
+                              headers=htmx))  # fmt: skip
+    assert 'value="without_31_lose_1" checked' in picked  # the pick stays on the page
+    assert "Cat loses 1 life" in picked
+    response = client.post(
+        url("record", game), {**data, "choice": "without_31_lose_1", "confirm": "1"}
+    )
+    assert response.status_code == 302
+    assert Round.objects.get().choice == "without_31_lose_1"
+    log = text(client.get(url("round-log", game)))
+    assert "the table chose: Every player without 31 loses 1 life" in log
