@@ -213,6 +213,11 @@ class RecordForm(forms.Form):
     def lowest_chips(self) -> list[dict[str, Any]]:
         return self.chips("lowest")
 
+    @property
+    def cards_entered(self) -> bool:
+        """Whether any hand was typed (or refused): the cards section then stays open."""
+        return any(field.value() or field.errors for field in self.card_fields())
+
     def card_fields(self) -> list[forms.BoundField]:
         return [self[f"cards_{position}"] for position, _name in self.seats]
 

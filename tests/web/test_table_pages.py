@@ -327,3 +327,13 @@ def test_the_table_decides_and_its_pick_stays_chosen_until_recorded(client):
     assert Round.objects.get().choice == "without_31_lose_1"
     log = text(client.get(url("round-log", game)))
     assert "the table chose: Every player without 31 loses 1 life" in log
+
+
+def test_the_cards_section_opens_once_when_cards_were_typed(client):
+    game = make_game()
+    data = {"ending": "knock", "knocker": "0", "cards_0": "KS 9S 2H", "cards_1": "AC 9C 7C",
+            "cards_2": "A♦ 8♦ 6♣", "preview": "1"}  # fmt: skip
+    page = text(client.post(url("record", game), data))
+    assert '<details class="part part-cards" open>' in page
+    assert "openopen" not in page
+    assert '<details class="part part-cards">' in text(client.get(url("game", game)))
