@@ -227,8 +227,9 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
 @vary_on_headers("HX-Request")
 @game_link(read_only_ok=True)
 def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The round log: every round worked out again from the start, as a history must be."""
-    state, steps = game.steps()
+    """The round log: every round worked out again from the start, as a history must be; its
+    header, like every page's, reads the state stored with the game."""
+    state, (_worked_out, steps) = game.state, game.steps()
     taken_back = list(game.rounds.taken_back_by(game.version).order_by("-changed"))
     template = "scorekeeper/round_log.html" + ("#log" if request.htmx else "")
     return render(request, template, {
