@@ -50,7 +50,7 @@ def authorised_club(request: HttpRequest, club: Club | None) -> Club:
     token = request.auth  # type: ignore[attr-defined]
     if club is None or not hmac.compare_digest(club.key_hash, key_digest(token)):
         raise Http404("No such club")
-    club.key = token  # opened with its key: its links can be shown
+    club.set_key(token)  # opened with its key: its links can be shown
     return club
 
 
