@@ -108,6 +108,7 @@ def round_data(names: tuple[str, ...], step: Step) -> dict[str, Any]:
         "choice": round.choice or None,
         "result": result.result,
         "losses": result.losses,
+        "summary": step.summary,
         "explanation": list(result.explanation),
     }
 
@@ -200,6 +201,9 @@ def round_inputs(game: Game, payload: RoundIn) -> RoundInputs:
         hands=codes,
         choice=payload.choice or "",
         client_id=payload.client_id,
+        losses=None
+        if payload.losses is None
+        else {_seat(game, n, f"losses.{n}"): lives for n, lives in payload.losses.items()},
     )
 
 
@@ -207,7 +211,7 @@ def _engine_field(game: Game, refusal: InputError) -> str:
     """The engine names players by seat; this API names them by name (``hands.Ann``)."""
     names = game.state.names
     if refusal.seat is not None and refusal.seat < len(names):
-        return f"hands.{names[refusal.seat]}"
+        return f"{'losses' if refusal.part == 'losses' else 'hands'}.{names[refusal.seat]}"
     return refusal.field
 
 

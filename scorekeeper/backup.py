@@ -32,7 +32,7 @@ from .models import (
     stored_rules,
     view_key_for,
 )
-from .rules import ENDINGS, SWITCHES, Result
+from .rules import ROUND_ENDINGS, SWITCHES, Result
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
 from .rules.ruleset import RULES_VERSION
@@ -41,7 +41,7 @@ from .text import clean_text
 FORMAT = "knock-club"
 VERSION = 2  # 2: the view link is derived from the secret key (version 1 files still read)
 ROUND_FIELDS = ("number", "state", "ending", "knocker", "shown_by", "lowest", "hands", "choice",
-                "client_id")  # fmt: skip
+                "losses", "client_id")  # fmt: skip
 KEY = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
 
@@ -75,6 +75,7 @@ def export_club(club: Club) -> dict[str, Any]:
                 "rules_version": game.rules_version,
                 "readings": game.readings,
                 "first_dealer": game.first_dealer,
+                "mode": game.mode,
                 "created": _when(game.created),
                 "version": game.version,
                 "seats": [
@@ -146,7 +147,7 @@ class PlayerEntry(Strict):
 class RoundEntry(Strict):
     number: Annotated[int, Field(ge=1, le=100_000)]
     state: Literal["active", "undone", "edited"]
-    ending: Annotated[str, _one_of(ENDINGS, "a round ends with")]
+    ending: Annotated[str, _one_of(ROUND_ENDINGS, "a round ends with")]
     knocker: Seat | None = None
     shown_by: list[Seat] = Field(default_factory=list, max_length=20)
     lowest: Annotated[list[Seat], Field(max_length=20)] | None = None
@@ -154,6 +155,9 @@ class RoundEntry(Strict):
                           Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=3)]],
                      Field(max_length=20)] | None = None  # fmt: skip
     choice: Annotated[str, _plain(40)] = ""
+    losses: Annotated[dict[Annotated[str, Field(pattern=r"[0-9]{1,2}")],
+                           Annotated[int, Field(ge=1, le=2)]],
+                      Field(max_length=20)] | None = None  # fmt: skip
     client_id: Annotated[str, _plain(64)] = ""
     created: datetime = Field(strict=False)
     changed: datetime | None = Field(None, strict=False)
@@ -168,6 +172,7 @@ class GameEntry(Strict):
         Annotated[str, _one_of([f.name for f in SWITCHES], "a reading names a switch:")]
     ] = Field(default_factory=list)
     first_dealer: Seat
+    mode: Literal["referee", "count"] = "referee"
     created: datetime = Field(strict=False)
     version: Small = 0
     seats: list[Annotated[str, _plain(60)]] = Field(min_length=2, max_length=20)
@@ -184,7 +189,7 @@ class ClubFile(Strict):
 
 _PATTERNS = {
     "key": "a key is 32 to 64 letters, digits, “-” and “_”, as Knock makes them",
-    "[key]": "hands are keyed by seat number (0, 1, 2…)",
+    "[key]": "hands and losses are keyed by seat number (0, 1, 2…)",
 }
 
 
@@ -244,7 +249,8 @@ def _check_rounds(entry: GameEntry, where: str) -> None:
     for i, r in enumerate(entry.rounds):
         at = f"{where}.rounds[{i}]"
         named = [("knocker", [] if r.knocker is None else [r.knocker]), ("shown_by", r.shown_by),
-                 ("lowest", r.lowest or []), ("hands", [int(k) for k in r.hands or {}])]  # fmt: skip
+                 ("lowest", r.lowest or []), ("hands", [int(k) for k in r.hands or {}]),
+                 ("losses", [int(k) for k in r.losses or {}])]  # fmt: skip
         for field, positions in named:
             for position in positions:
                 if position >= seats:
@@ -298,6 +304,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
     game = Game.objects.create(
         id=entry.id, club=club, preset=entry.preset, rules_data=rules.as_dict(),
         readings=entry.readings, first_dealer=entry.first_dealer, created=entry.created,
+        mode=entry.mode,
         version=entry.version,
     )  # fmt: skip
     GameSeat.objects.bulk_create(

@@ -31,7 +31,7 @@ from .rules.game import GameState, RoundInput, Step, advance, describe_changes
 from .rules.game import play as play_round
 from .rules.game import replay as replay_game
 from .rules.game import start as start_game
-from .rules.resolve import ENDINGS
+from .rules.resolve import ROUND_ENDINGS
 from .rules.ruleset import RULES_VERSION
 from .rules.ruleset import stored_rules as read_stored_rules
 from .rules.showdown import refuse_a_stray_choice
@@ -321,6 +321,15 @@ class Game(models.Model):
     result_text = models.CharField(max_length=300, blank=True)
     round_count = models.PositiveIntegerField(default=0)
 
+    class Mode(models.TextChoices):
+        """How the table page asks for a round; either way it is a round the engine applies."""
+
+        REFEREE = "referee", "Referee each round"
+        COUNT = "count", "Just count lives"
+
+    # A setting of the page, not of the rules: switching it changes no round, and no version.
+    mode = models.CharField(max_length=10, choices=Mode, default=Mode.REFEREE)
+
     objects = GameQuerySet.as_manager()
 
     class Meta:
@@ -378,7 +387,7 @@ class Game(models.Model):
 
     @classmethod
     def start(cls, club: Club, players: list[Player], first_dealer: int, rules: RuleSet,
-              preset: str) -> Game:  # fmt: skip
+              preset: str, mode: str = Mode.REFEREE) -> Game:  # fmt: skip
         if len(players) < 2:
             raise InputError("pick at least two players", "players")
         if len(players) > rules.max_players:
@@ -395,7 +404,7 @@ class Game(models.Model):
         with transaction.atomic():
             game = cls.objects.create(
                 club=club, preset=preset, rules_data=rules.as_dict(), readings=readings,
-                first_dealer=first_dealer, state_data=state.as_data(),
+                first_dealer=first_dealer, state_data=state.as_data(), mode=mode,
             )  # fmt: skip
             GameSeat.objects.bulk_create(
                 GameSeat(game=game, player=player, position=i) for i, player in enumerate(players)
@@ -406,7 +415,8 @@ class Game(models.Model):
         """The same players, seats and rules; the first deal moves one seat to the left."""
         seats = self.seat_list()
         game = Game.start(self.club, [seat.player for seat in seats],
-                          (self.first_dealer + 1) % len(seats), self.rules, self.preset)  # fmt: skip
+                          (self.first_dealer + 1) % len(seats), self.rules, self.preset,
+                          self.mode)  # fmt: skip
         return game
 
     def preview(self, inputs: RoundInputs) -> Step:
@@ -614,12 +624,13 @@ class Round(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
     state = models.CharField(max_length=10, choices=STATES, default=ACTIVE)
-    ending = models.CharField(max_length=20, choices=list(ENDINGS.items()))
+    ending = models.CharField(max_length=20, choices=list(ROUND_ENDINGS.items()))
     knocker = models.PositiveSmallIntegerField(null=True, blank=True)  # seat positions, so that
     shown_by = models.JSONField(default=list)  # a renamed player stays the same player
     lowest = models.JSONField(null=True, blank=True)
     hands = models.JSONField(null=True, blank=True)  # {position: ["AS", "KS", "9D"]}
     choice = models.CharField(max_length=40, blank=True)
+    losses = models.JSONField(null=True, blank=True)  # counted by hand: {position: lives}
     client_id = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(default=timezone.now)
     changed = models.DateTimeField(null=True, blank=True)
@@ -645,10 +656,7 @@ class Round(models.Model):
 
     def as_input(self) -> RoundInput:
         """The round as the rules engine reads it."""
-        hands = None if self.hands is None else {int(k): v for k, v in self.hands.items()}
-        return RoundInput(self.ending, self.knocker, tuple(self.shown_by),
-                          None if self.lowest is None else tuple(self.lowest), hands,
-                          self.choice or None)  # fmt: skip
+        return RoundInputs.of(self).as_input()
 
 
 # ---- a tap, as the forms and the API read it ------------------------------------------------
@@ -665,10 +673,11 @@ class RoundInputs:
     hands: dict[int, list[str]] | None = None
     choice: str = ""
     client_id: str = ""
+    losses: dict[int, int] | None = None  # a round counted by hand: seat → lives lost
 
     def as_input(self) -> RoundInput:
         return RoundInput(self.ending, self.knocker, self.shown_by, self.lowest, self.hands,
-                          self.choice or None)  # fmt: skip
+                          self.choice or None, self.losses)  # fmt: skip
 
     def as_round(self, game: Game, number: int) -> Round:
         return Round(
@@ -677,6 +686,7 @@ class RoundInputs:
             lowest=None if self.lowest is None else list(self.lowest),
             hands=None if self.hands is None else {str(k): v for k, v in self.hands.items()},
             choice=self.choice, client_id=self.client_id,
+            losses=None if self.losses is None else {str(k): v for k, v in self.losses.items()},
         )  # fmt: skip
 
     @classmethod
@@ -686,6 +696,7 @@ class RoundInputs:
             lowest=None if round.lowest is None else tuple(round.lowest),
             hands=None if round.hands is None else {int(k): v for k, v in round.hands.items()},
             choice=round.choice,
+            losses=None if round.losses is None else {int(k): v for k, v in round.losses.items()},
         )  # fmt: skip
 
 

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
-from .rules import ENDINGS, PRESETS, SWITCHES
+from .rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
 from .rules.errors import InputError
 from .rules.numbers import read_points
 from .rules.ruleset import json_value
@@ -158,6 +158,13 @@ Ending = Annotated[
     BeforeValidator(_text("say how the round ended", 20)),
     _string(enum=list(ENDINGS)),
 ]
+RoundEnding = Annotated[
+    str,
+    BeforeValidator(_text("say how the round ended", 20)),
+    _string(enum=list(ROUND_ENDINGS)),
+]
+Lost = Annotated[int, BeforeValidator(_whole("lives lost are a whole number")),
+                 WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 2})]  # fmt: skip
 Status = Annotated[
     str,
     BeforeValidator(_text("a status is “in”, “county” or “out”", 10)),
@@ -320,7 +327,7 @@ class GameIn(Strict):
 
 
 class RoundIn(Strict):
-    ending: Ending
+    ending: RoundEnding
     knocker: Name | None = None
     shown_by: Names = Field(default_factory=list)
     lowest: Names | None = None
@@ -328,6 +335,9 @@ class RoundIn(Strict):
         None, description="Everyone's cards, by name, instead of naming the lowest"
     )
     choice: Choice | None = None
+    losses: Annotated[dict[str, Lost], Field(max_length=20)] | None = Field(
+        None, description="A round counted by hand (ending “manual”): lives lost, by name"
+    )
     version: Version | None = None
     client_id: ClientId = ""
 
@@ -338,6 +348,8 @@ class RoundIn(Strict):
                  "client_id": "3f2b9c"},
                 {"ending": "knock", "knocker": "Ann",
                  "hands": {"Ann": ["KS", "9S", "2H"], "Ben": "AC 9C 7C", "Cat": "A♦ 8♦ 6♣"}},
+                {"ending": "manual", "losses": {"Cat": 1, "Ben": 2}, "version": 3,
+                 "client_id": "9a0e1d"},
             ]
         }
     )  # fmt: skip
@@ -429,6 +441,7 @@ class RoundOut(BaseModel):
     choice: str | None
     result: str
     losses: dict[str, int]
+    summary: str = Field(description="Who lost what, in a line: “Cat −1, Ben −2”")
     explanation: list[str]
 
 

@@ -11,11 +11,11 @@ def make_club(name: str = "Thursday table") -> Club:
 
 
 def make_game(players=("Ann", "Ben", "Cat"), preset: str = "scat", club: Club | None = None,
-              first_dealer: int = 0, **overrides) -> Game:  # fmt: skip
+              first_dealer: int = 0, mode: str = Game.Mode.REFEREE, **overrides) -> Game:  # fmt: skip
     club = club or make_club()
     members = [club.player_named(name) or club.add_player(name) for name in players]
     rules, _ = build_rules({"preset": preset, "overrides": overrides})
-    return Game.start(club, members, first_dealer, rules, preset)
+    return Game.start(club, members, first_dealer, rules, preset, mode)
 
 
 def seat_of(game: Game, name: str) -> int:

@@ -6,7 +6,9 @@ Nothing here imports Django: values in, values out.
 from .cards import Card, CardError, check_hand, deck, parse_card, parse_cards
 from .hands import Hand, evaluate, points, possible_values
 from .resolve import (
+    COUNTED,
     ENDINGS,
+    ROUND_ENDINGS,
     Choice,
     Outcome,
     PlayerAfter,
@@ -21,7 +23,7 @@ from .resolve import (
 from .ruleset import PRESETS, SWITCHES, Preset, RulesError, RuleSet, build_rules
 
 __all__ = [
-    "ENDINGS", "PRESETS", "SWITCHES", "Card", "CardError", "Choice", "Hand", "Outcome",
+    "COUNTED", "ENDINGS", "PRESETS", "ROUND_ENDINGS", "SWITCHES", "Card", "CardError", "Choice", "Hand", "Outcome",
     "PlayerAfter", "Preset", "Result", "RoundError", "RoundResult", "RuleSet", "RulesError", "Seat", "Status",
     "Table", "build_rules", "check_hand", "deck", "evaluate", "parse_card", "parse_cards",
     "points", "possible_values", "resolve_round",

@@ -15,7 +15,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import parse_cards
-from .resolve import Outcome, Result, RoundError, RoundResult, Seat, Status, Table, resolve_round
+from .resolve import (
+    COUNTED,
+    Outcome,
+    Result,
+    RoundError,
+    RoundResult,
+    Seat,
+    Status,
+    Table,
+    resolve_round,
+)
 from .ruleset import RuleSet
 
 
@@ -30,6 +40,7 @@ class RoundInput:
     lowest: tuple[int, ...] | None = None
     hands: Mapping[int, Sequence[str]] | None = None  # seat → card codes, when entered
     choice: str | None = None
+    losses: Mapping[int, int] | None = None  # seat → lives, in a round counted by hand
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,30 @@ class Step:
     dealer: int
     round: RoundInput
     result: RoundResult
+
+    @property
+    def summary(self) -> str:
+        """Who lost what, in a line: "Cat −1, Ben −2 (counted by hand)"."""
+        result = self.result
+        if result.result == Result.TABLE_DECIDES:
+            return "The table decides"
+        if result.result == Result.REPLAY:
+            return "Nobody loses: the cards are dealt again"
+        lost = ", ".join(f"{p.name} −{p.lost}" for p in result.players if p.lost)
+        words = lost or "Nobody loses a life"
+        return f"{words} (counted by hand)" if self.round.ending == COUNTED else words
+
+    @property
+    def headline(self) -> str:
+        """The summary and what comes next: "Cat −1 · Ben deals next", "Cat −1 · Ann wins"."""
+        result = self.result
+        if result.winner:
+            return f"{self.summary} · {result.winner} wins"
+        if result.tie:
+            return f"{self.summary} · a tie"
+        if result.next_dealer and result.result != Result.TABLE_DECIDES:
+            return f"{self.summary} · {result.next_dealer} deals next"
+        return self.summary
 
 
 @dataclass(frozen=True)
@@ -134,10 +169,10 @@ def _name(names: tuple[str, ...], seat: int | None) -> str | None:
 
 def play(rules: RuleSet, state: GameState, round: RoundInput) -> Step:
     """Resolve the next round against ``state``; a round the rules refuse raises ``RoundError``
-    naming the round ("round 5: Cat is out, so cannot knock")."""
+    ("Cat is out, so cannot knock")."""
     number, names = state.rounds + 1, state.names
     if state.game_over:
-        raise RoundError(f"round {number}: the game was already over", "ending")
+        raise RoundError("the game was already over", "ending")
     table = Table(
         tuple(
             Seat(names[p], state.lives[p], state.statuses[p], _hand(round, p))
@@ -155,12 +190,17 @@ def play(rules: RuleSet, state: GameState, round: RoundInput) -> Step:
         if round.lowest is None
         else tuple(names[p] for p in round.lowest if 0 <= p < len(names)),
         choice=round.choice or None,
+        losses=None
+        if round.losses is None
+        else {_seat_name(names, p, "losses"): lives for p, lives in round.losses.items()},
     )
-    try:
-        result = resolve_round(rules, table, outcome)
-    except RoundError as refusal:
-        raise RoundError(f"round {number}: {refusal.message}", refusal.part, refusal.seat) from None
-    return Step(number, state.dealer, round, result)
+    return Step(number, state.dealer, round, resolve_round(rules, table, outcome))
+
+
+def _seat_name(names: tuple[str, ...], seat: int, part: str) -> str:
+    if not 0 <= seat < len(names):
+        raise RoundError(f"seat {seat} is not at this table", part)
+    return names[seat]
 
 
 def advance(state: GameState, step: Step) -> GameState:
@@ -198,7 +238,14 @@ def replay(
     state = start(rules, names, first_dealer)
     steps = []
     for round in rounds:
-        step = play(rules, state, round)
+        try:
+            step = play(rules, state, round)
+        except RoundError as refusal:
+            # Replayed (after an edit, or from a file), a refusal says which round it is about.
+            number = state.rounds + 1
+            raise RoundError(
+                f"round {number}: {refusal.message}", refusal.part, refusal.seat
+            ) from None
         steps.append(step)
         if step.result.result == Result.TABLE_DECIDES:
             break

@@ -7,6 +7,7 @@ table's pick comes back as ``outcome.choice``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -23,6 +24,13 @@ ENDINGS = {
     "three_aces": "three aces (fire)",
     "stock_out": "the stock running out",
 }
+# A game's round may also be counted by hand, as on a paper sheet: not a way a hand of 31 ends,
+# so the referee never offers it; the rules apply what the table counted (last chance, out, the
+# pot, the deal, the winner).
+COUNTED = "manual"
+ROUND_ENDINGS = {**ENDINGS, COUNTED: "counted by hand"}
+# The endings where exactly one player shows a hand (several may be dealt 31).
+SHOWN_BY_ONE = ("thirty_one", "three_aces")
 
 
 class Status(StrEnum):
@@ -77,6 +85,7 @@ class Outcome:
     shown_by: tuple[str, ...] = ()
     lowest: tuple[str, ...] | None = None  # named by the table instead of entering hands
     choice: str | None = None
+    losses: Mapping[str, int] | None = None  # a round counted by hand: who lost how many
 
 
 @dataclass(frozen=True)
@@ -256,10 +265,15 @@ def _check_hands(state: _Round) -> None:
 
 def _check_outcome(state: _Round) -> None:
     rules, outcome, playing = state.rules, state.outcome, state.playing
+    if outcome.ending == COUNTED:
+        _check_counted(state)
+        return
     if outcome.ending not in ENDINGS:
         raise RoundError(
             f"a round ends with {', '.join(ENDINGS)}; not “{outcome.ending}”", "ending"
         )
+    if outcome.losses is not None:
+        raise RoundError("lives are counted by hand only in a round counted by hand", "losses")
     if outcome.ending not in rules.endings:
         raise RoundError(_no_such_ending(rules, outcome.ending), "ending")
     knocker = outcome.knocker
@@ -287,11 +301,10 @@ def _check_outcome(state: _Round) -> None:
             raise RoundError(_not_playing(state, name, "show a hand"), "shown_by")
     if len(set(shown)) != len(shown):
         raise RoundError("a player is named twice", "shown_by")
-    needed = {"thirty_one": "one", "three_aces": "one", "dealt_thirty_one": "some"}
-    if outcome.ending in needed:
+    if outcome.ending in (*SHOWN_BY_ONE, "dealt_thirty_one"):
         if not shown:
             raise RoundError(f"say who showed {_shown_what(outcome.ending)}", "shown_by")
-        if needed[outcome.ending] == "one" and len(shown) > 1:
+        if outcome.ending in SHOWN_BY_ONE and len(shown) > 1:
             raise RoundError(
                 f"only one player can show {_shown_what(outcome.ending)} to end the round",
                 "shown_by",
@@ -314,6 +327,35 @@ def _check_outcome(state: _Round) -> None:
                 raise RoundError(_not_playing(state, name, "be lowest"), "lowest")
         if len(set(outcome.lowest)) != len(outcome.lowest):
             raise RoundError("a player is named twice", "lowest")
+
+
+def _check_counted(state: _Round) -> None:
+    """A round counted by hand names who lost how many lives, and nothing else."""
+    rules, outcome = state.rules, state.outcome
+    if outcome.knocker is not None or outcome.shown_by or outcome.lowest is not None:
+        raise RoundError(
+            "a round counted by hand names only who lost lives, not who knocked, showed or "
+            "was lowest",
+            "losses",
+        )
+    if state.hands or state.values:
+        raise RoundError("a round counted by hand has no cards to count", "losses")
+    if not outcome.losses:
+        raise RoundError("tap a player to take a life", "losses")
+    seats = {seat.name: i for i, seat in enumerate(state.table.players)}
+    for name, lives in outcome.losses.items():
+        if name not in seats:
+            raise RoundError(f"{name} is not playing in this game", "losses")
+        seat = seats[name]
+        if name not in state.playing:
+            raise RoundError(f"{name} is out, so cannot lose a life", "losses", seat=seat)
+        if not 1 <= lives <= rules.most_lost:
+            raise RoundError(
+                f"{name} cannot lose {lives_word(lives)} in one round: under these rules a "
+                f"round costs a player at most {lives_word(rules.most_lost)}",
+                "losses",
+                seat=seat,
+            )
 
 
 def _check_shown(state: _Round, name: str) -> None:
@@ -372,7 +414,13 @@ def _score(state: _Round) -> RoundResult | None:
     """Fill in the losses; return early with a decision for the table where the rules are open."""
     rules, outcome = state.rules, state.outcome
     ending, knocker, shown = outcome.ending, outcome.knocker, list(outcome.shown_by)
-    if ending == "knock":
+    if ending == COUNTED:
+        assert outcome.losses is not None  # checked
+        state.story.append("The table counted this round by hand.")
+        for name in state.playing:
+            if outcome.losses.get(name):
+                state.lose(name, outcome.losses[name], "counted by hand")
+    elif ending == "knock":
         state.story.append(f"{knocker} knocked.")
         _showdown(state, knocker)
     elif ending == "thirty_one":

@@ -275,6 +275,16 @@ class RuleSet:
             asked.append("lowest")
         return tuple(asked)
 
+    @property
+    def most_lost(self) -> int:
+        """The most lives one player can lose in one round under these rules."""
+        two = (
+            self.knocker_alone == 2
+            or self.knocker_tied == "knocker_2_others_1"
+            or self.thirty_one_after_knock == "knocker_loses_2"
+        )
+        return 2 if two else 1
+
     def endings_asking(self, question: str) -> tuple[str, ...]:
         return tuple(ending for ending in self.endings if question in self.asks(ending))
 

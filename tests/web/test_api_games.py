@@ -216,3 +216,46 @@ def test_a_recording_answers_the_state_and_the_new_round_and_does_not_grow(clien
         f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {club['key']}"}
     )
     assert len(full.json()["rounds"]) == len(sizes)
+
+
+def test_a_round_counted_by_hand_is_one_round_that_the_rules_apply(client, club, game):
+    body = {"ending": "manual", "losses": {"Cat": 1, "Ben": 2}, "version": game["version"],
+            "client_id": "counted-1"}  # fmt: skip
+    response = post(client, rounds_url(game), body, club["key"])
+    assert response.status_code == 200, response.content
+    data = response.json()
+    assert data["round"] == 1
+    assert [(p["name"], p["lives"]) for p in data["players"]] == [
+        ("Ann", 3),
+        ("Ben", 1),
+        ("Cat", 2),
+    ]
+    assert data["new_round"]["summary"] == "Ben −2, Cat −1 (counted by hand)"
+    assert data["new_round"]["losses"] == {"Ben": 2, "Cat": 1}
+    stored = Round.objects.get(game_id=game["id"])
+    assert stored.ending == "manual" and stored.losses == {"1": 2, "2": 1}
+    # The game answer (every round worked out again) says the same.
+    again = client.get(
+        f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {club['key']}"}
+    )
+    assert again.json()["rounds"][0]["summary"] == "Ben −2, Cat −1 (counted by hand)"
+
+
+@pytest.mark.parametrize(
+    ("losses", "field", "message"),
+    [
+        ({"Ben": 3}, "losses.Ben", "Ben cannot lose 3 lives in one round"),
+        ({"Dev": 1}, "losses.Dev", "Dev is not playing in this game"),
+        ({"Ben": "1"}, "losses.Ben", "lives lost are a whole number"),
+        ({}, "losses", "tap a player to take a life"),
+    ],
+)
+def test_a_loss_the_rules_could_never_give_is_refused_naming_the_player(
+    client, club, game, losses, field, message
+):
+    response = post(client, rounds_url(game), {"ending": "manual", "losses": losses}, club["key"])
+    assert response.status_code == 400, response.content
+    assert response.json()["field"] == field
+    assert message in response.json()["error"]
+    assert not Round.objects.filter(game_id=game["id"]).exists()
+    assert Game.objects.get(pk=game["id"]).version == game["version"]

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper.backup import export_club, import_club
-from scorekeeper.models import Club, Game, Round
+from scorekeeper.models import Club, Game, Round, RoundInputs
 from scorekeeper.rules.errors import InputError
 
 from ..factory import knock, make_club, make_game, record_knocks
@@ -81,6 +81,8 @@ def a_club_with_history() -> Club:
     going.undo()
     going.edit_round(1, knock(going, "Cat", ["Ben"]))
     going.record(knock(going, "Ben", ["Ann"]))
+    counted = make_game(players=("Ann", "Cat"), club=club, mode=Game.Mode.COUNT)
+    counted.record(RoundInputs("manual", losses={0: 2, 1: 1}))
     club.add_player("Dan").rename("Daniel")
     return club
 
@@ -102,6 +104,8 @@ def test_a_club_exported_and_imported_into_an_empty_instance_is_identical():
     assert derived(restored) == figures
     assert restored.games.get(finished=True).result_text == "Ann won"
     assert Round.objects.exclude(state="active").count() == 2  # the undone and the edited
+    counted = restored.games.get(mode=Game.Mode.COUNT)
+    assert counted.state.lives == (1, 2) and counted.active_rounds()[0].losses == {"0": 2, "1": 1}
     client = Client()
     assert client.get(f"/c/{exported['club']['key']}/").status_code == 200
 
@@ -122,7 +126,7 @@ def test_the_export_downloads_and_the_commands_restore_it(tmp_path, client):
     empty_instance()
     out = io.StringIO()
     call_command("import_club", str(path), stdout=out)
-    assert "Imported Thursday table: 4 players, 2 games." in out.getvalue()
+    assert "Imported Thursday table: 4 players, 3 games." in out.getvalue()
 
 
 def test_a_broken_file_imports_nothing():
@@ -143,5 +147,5 @@ def test_games_as_csv_for_a_spreadsheet(client):
     response = client.get(reverse("export-games-csv", args=[club.key]))
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == ["started", "game", "rules", "players", "rounds", "finished", "result"]
-    assert [row[3] for row in rows[1:]] == ["Ann; Ben", "Ann; Ben; Cat"]
+    assert [row[3] for row in rows[1:]] == ["Ann; Ben", "Ann; Ben; Cat", "Ann; Cat"]
     assert rows[1][4:] == ["4", "yes", "Ann won"]
