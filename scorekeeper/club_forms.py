@@ -9,9 +9,10 @@ from django import forms
 
 from .forms import form_key, house_rule_field
 from .models import Club, Game, Player, RoundInputs
-from .rules import ENDINGS, PRESETS, SWITCHES, RuleSet, build_rules
+from .rules import COUNTED, ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES, RuleSet, build_rules
 from .rules.cards import CardError, parse_cards
 from .rules.errors import InputError
+from .rules.resolve import SHOWN_BY_ONE
 from .text import clean_text
 
 
@@ -140,10 +141,57 @@ class NewGameForm(forms.Form):
         return Game.start(self.club, players, dealer, rules, data["preset"])
 
 
-class RecordForm(forms.Form):
-    """How a round ended and who was involved, by seat position."""
+# The ending chips at the table: short, as players say it.
+CHIP_WORDS = {
+    "knock": "Knock",
+    "thirty_one": "31 in play",
+    "dealt_thirty_one": "Dealt 31",
+    "three_aces": "Three aces",
+    "stock_out": "Stock ran out",
+}
+ROLE_WORDS = {"knocker": "who knocked", "lowest": "who was lowest"}
 
-    ending = forms.ChoiceField(choices=list(ENDINGS.items()), widget=forms.RadioSelect)
+
+def tap_order(rules: RuleSet, ending: str) -> list[str]:
+    """The order in which taps on the players answer an ending's questions: what must be
+    answered first, and who knocked last where a knock is optional (a 31 after a knock)."""
+    asked = list(rules.asks(ending))
+    if ending != "knock" and "knocker" in asked:
+        asked.remove("knocker")
+        asked.append("knocker")
+    return asked
+
+
+def tap_hint(rules: RuleSet, ending: str) -> str:
+    """What to tap for an ending, in the order the taps answer it."""
+    if ending == COUNTED:
+        return "Tap a player to take a life (twice for 2); “Has 31” takes one from everyone else."
+    what = {"shown_by": "who was dealt 31" if ending == "dealt_thirty_one" else
+            "who showed three aces" if ending == "three_aces" else "who showed 31",
+            **ROLE_WORDS}  # fmt: skip
+    order = tap_order(rules, ending)
+    if not order:
+        return "Nothing to tap: record it."
+    required = [what[q] for q in order if not (q == "knocker" and ending != "knock")]
+    hint = "Tap " + ", then ".join(required)
+    if "knocker" in order and ending != "knock":
+        hint += " (then who knocked, if anyone did)"
+    elif ending == "knock" and "lowest" in order:
+        hint += " (the knocker twice if lowest)"
+    return hint + "."
+
+
+def sentence(message: str) -> str:
+    """An engine refusal as a sentence: a capital letter and a full stop."""
+    message = message.strip()
+    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
+
+
+class RecordForm(forms.Form):
+    """How a round ended and who was involved, by seat position; or, counted by hand, the lives
+    each player lost."""
+
+    ending = forms.ChoiceField(choices=list(ROUND_ENDINGS.items()), widget=forms.RadioSelect)
     knocker = forms.TypedChoiceField(
         required=False, coerce=int, empty_value=None, widget=forms.RadioSelect
     )
@@ -163,19 +211,26 @@ class RecordForm(forms.Form):
         kwargs.setdefault("initial", {})
         kwargs["initial"].setdefault("version", game.version)
         kwargs["initial"].setdefault("client_id", uuid.uuid4().hex)
+        # The round a table records most: a knock. Counting by hand, the only one.
+        kwargs["initial"].setdefault("ending", COUNTED if game.mode == Game.Mode.COUNT else "knock")
         super().__init__(*args, **kwargs)
         self.game = game
         # The names come with the stored state: the page reads no seat.
         self.seats = seats = list(enumerate(game.state.names))
         endings = game.rules.endings
-        self._choose("ending", [(e, ENDINGS[e]) for e in endings])
+        self._choose("ending", [(e, ENDINGS[e]) for e in endings] + [(COUNTED, "Counted by hand")])
         self._choose("knocker", [("", "Nobody"), *seats])
         self._choose("shown", seats)
         self._choose("lowest", seats)
+        most = game.rules.most_lost
         for position, name in seats:
             self.fields[f"cards_{position}"] = forms.CharField(
                 label=f"{name}'s cards", required=False, max_length=60
             )
+            self.fields[f"lost_{position}"] = forms.TypedChoiceField(
+                label=name, required=False, coerce=int, empty_value=0,
+                choices=[(n, str(n)) for n in range(most + 1)],
+            )  # fmt: skip
 
     def _choose(self, name: str, choices: list[tuple[Any, str]]) -> None:
         field = self.fields[name]
@@ -202,7 +257,54 @@ class RecordForm(forms.Form):
         ]
 
     def ending_chips(self) -> list[dict[str, Any]]:
-        return self.chips("ending")
+        """The endings of these rules, each with what taps on the players answer for it."""
+        rules = self.game.rules
+        return [
+            {
+                **chip,
+                "short": CHIP_WORDS.get(chip["value"], chip["label"]),
+                "order": " ".join(tap_order(rules, chip["value"])),
+                "hint": tap_hint(rules, chip["value"]),
+            }
+            for chip in self.chips("ending")
+            if chip["value"] != COUNTED
+        ]
+
+    def error_sentences(self) -> list[str]:
+        """Every error of the form once, in the order of its fields: the page shows them in
+        one place, where the thumb is."""
+        said: list[str] = []
+        for errors in self.errors.values():
+            said += [str(error) for error in errors if str(error) not in said]
+        return said
+
+    @property
+    def counting(self) -> bool:
+        return self.game.mode == Game.Mode.COUNT
+
+    @property
+    def one_each(self) -> str:
+        """The questions only one player can answer, per ending, for the page's taps."""
+        return " ".join(SHOWN_BY_ONE)
+
+    def tiles(self) -> list[dict[str, Any]]:
+        """Each player as the page's tap target, with what this form says about them."""
+        state = self.game.state
+        knocker, shown, lowest = (self[name].value() for name in ("knocker", "shown", "lowest"))
+        shown = {str(v) for v in shown or ()}
+        lowest = {str(v) for v in lowest or ()}
+        return [
+            {
+                "seat": position,
+                "out": state.statuses[position] == "out",
+                "knocker": str(knocker) == str(position),
+                "shown": str(position) in shown,
+                "lowest": str(position) in lowest,
+                "lost": self[f"lost_{position}"].value() or 0,
+                "lost_field": self[f"lost_{position}"],
+            }
+            for position, _name in self.seats
+        ]
 
     def knocker_chips(self) -> list[dict[str, Any]]:
         return self.chips("knocker")
@@ -233,6 +335,13 @@ class RecordForm(forms.Form):
                 except CardError as refusal:
                     raise InputError(str(refusal), "cards", seat=position) from None
         ending = data["ending"]
+        if ending == COUNTED:
+            losses = {p: data.get(f"lost_{p}") or 0 for p, _name in self.seats}
+            return RoundInputs(
+                ending=ending,
+                losses={p: n for p, n in losses.items() if n},
+                client_id=data.get("client_id") or "",
+            )
         asks = self.game.rules.asks(ending)
         # The page hides what an ending does not ask for; what stayed ticked there is dropped.
         knocker = data.get("knocker") if "knocker" in asks else None
@@ -250,7 +359,10 @@ class RecordForm(forms.Form):
 
     def place_error(self, refusal: InputError) -> None:
         """Put a refusal from the rules next to the field it is about."""
-        message = refusal.message
+        message = sentence(refusal.message)
+        if refusal.seat is not None and refusal.part == "losses":
+            self.add_error(f"lost_{refusal.seat}", message)
+            return
         if refusal.seat is not None and f"cards_{refusal.seat}" in self.fields:
             self.add_error(f"cards_{refusal.seat}", message)
             return
@@ -270,6 +382,8 @@ class RecordForm(forms.Form):
         }
         for position, codes in (inputs.hands or {}).items():
             initial[f"cards_{position}"] = " ".join(codes)
+        for position, lost in (inputs.losses or {}).items():
+            initial[f"lost_{position}"] = lost
         return cls(game=game, initial=initial)
 
 

@@ -428,6 +428,14 @@ class Game(models.Model):
         refuse_a_stray_choice(inputs.choice, step.result)
         return step
 
+    def preview_edit(self, number: int, inputs: RoundInputs) -> Step:
+        """What round ``number`` would do if it had gone as ``inputs`` say (the rounds before
+        it as they are); refuses an impossible round."""
+        before, _steps = self.steps(self.active_rounds()[: number - 1])
+        step = play_round(self.rules, before, inputs.as_input())
+        refuse_a_stray_choice(inputs.choice, step.result)
+        return step
+
     def record(self, inputs: RoundInputs, seen_version: int | None = None) -> Step:
         """Save a round after checking it against the rules; the new state goes with it.
 

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -15,10 +16,10 @@ from django_htmx.http import trigger_client_event
 
 from ..access import Link, club_link, game_link
 from ..chart import lives_chart
-from ..club_forms import NewGameForm, RecordForm, VersionForm
+from ..club_forms import NewGameForm, RecordForm, VersionForm, sentence
 from ..http import HtmxHttpRequest
 from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, version_for_key
-from ..rules import ENDINGS
+from ..rules import ROUND_ENDINGS, Result
 from ..rules.errors import InputError
 from ..rules.game import GameState, Step
 
@@ -32,10 +33,13 @@ def new_game(request: HtmxHttpRequest, club: Club) -> HttpResponse:
             with transaction.atomic():  # the new players and the game stand or fall together
                 game = form.start()
         except InputError as refusal:
-            form.add_error(None, refusal.message.capitalize() + ".")
+            form.add_error(None, sentence(refusal.message))
         else:
             return redirect(game)
     return render(request, "scorekeeper/new_game.html", {"club": club, "form": form})
+
+
+MOST_TOKENS = 5  # lives drawn one by one; more are shown as a count
 
 
 def links(game: Game, link: Link) -> dict[str, object]:
@@ -53,6 +57,9 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
                   preview: Step | None = None) -> dict[str, object]:  # fmt: skip
     """The table page from the state stored with the game: no round is read or worked out."""
     state = game.state
+    recording = not link.read_only and not state.game_over
+    form = (form or RecordForm(game=game)) if recording else None
+    tiles = form.tiles() if form else [None] * len(state.names)
     rows = [
         {
             "name": name,
@@ -60,8 +67,11 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
             "status": state.statuses[i],
             "label": state.labels[i],
             "deals": i == state.dealer and not state.game_over,
-            "tokens": [True] * state.lives[i]
-            + [False] * max(0, state.start_lives - state.lives[i]),
+            # Tokens while they fit on a phone; beyond that a count.
+            "tokens": [True] * state.lives[i] + [False] * (state.start_lives - state.lives[i])
+            if state.start_lives <= MOST_TOKENS
+            else [],
+            "tile": tiles[i],
         }
         for i, name in enumerate(state.names)
     ]
@@ -71,7 +81,7 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
         "game": game,
         "state": state,
         "rows": rows,
-        "form": None if link.read_only else form or RecordForm(game=game),
+        "form": form,
         "preview": preview,
         "next_round": state.rounds + 1,
     }
@@ -132,7 +142,7 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         inputs = form.inputs()
         if not confirm:
             return _render_preview(request, game, form, game.preview(inputs))
-        game.record(inputs, seen_version=form.cleaned_data.get("version"))
+        step: Step | None = game.record(inputs, seen_version=form.cleaned_data.get("version"))
     except StaleGame as stale:
         return _stale(request, stale.game, inputs)
     except InputError as refusal:
@@ -144,9 +154,25 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         # The same tap arrived twice (a double tap, or a retry after a lost answer).
         messages.info(request, "That round was already recorded.")
         game = game.fresh()
+        step = None
+    said = f"Round {step.number} saved · {step.headline}" if step else ""
     if request.htmx:
-        return _render_table(request, game)  # at its new version: record moved it there
+        # At its new version (record moved it there), with the toast that says what was saved.
+        return _with_toast(request, _render_table(request, game), game, said, undo=bool(step))
+    if said:
+        messages.success(request, said)
     return redirect(game)
+
+
+def _with_toast(request: HtmxHttpRequest, response: HttpResponse, game: Game, said: str,
+                undo: bool = False) -> HttpResponse:  # fmt: skip
+    """The answer to a tap, and what it did in the page's toast (a live region) beside it."""
+    if said:
+        response.write(render_to_string("scorekeeper/game.html#toast", {
+            "toast": said, "game": game,
+            "undo_url": reverse("undo", args=[game.club.key, game.id]) if undo else "",
+        }, request))  # fmt: skip
+    return response
 
 
 def _render_preview(
@@ -155,7 +181,9 @@ def _render_preview(
     """What the round would do. A chip tap (htmx, aimed at the preview) gets that part alone;
     the page without JavaScript gets the whole table with the preview in it."""
     if request.htmx and request.htmx.target == "preview":
-        return render(request, "scorekeeper/game.html#preview", {"form": form, "preview": preview})
+        # Mid-tap, what the round still lacks is said plainly, not as an alarm.
+        return render(request, "scorekeeper/game.html#preview",
+                      {"form": form, "preview": preview, "pending": True})  # fmt: skip
     return _render_table(request, game, form=form, preview=preview)
 
 
@@ -179,17 +207,33 @@ def _stale(request: HtmxHttpRequest, game: Game, inputs: RoundInputs | None) -> 
 @game_link()
 def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = VersionForm(request.POST)
+    said = ""
     try:
         if not form.is_valid():
             raise InputError("that tap could not be read: nothing was taken back", "version")
         undone = game.undo(seen_version=form.cleaned_data["version"])
-        messages.success(request, f"Round {undone.number} taken back.")
+        said = f"Round {undone.number} taken back."
     except StaleGame as stale:
         return _stale(request, stale.game, None)
     except InputError as refusal:
-        messages.error(request, refusal.message.capitalize() + ".")
+        messages.error(request, sentence(refusal.message))
     if request.htmx:
-        return _render_table(request, game)
+        return _with_toast(request, _render_table(request, game), game, said)
+    if said:
+        messages.success(request, said)
+    return redirect(game)
+
+
+@require_POST
+@game_link()
+def game_mode(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """Referee each round, or just count lives: how this game's table page asks for a round."""
+    mode = request.POST.get("mode", "")
+    if mode in Game.Mode.values:
+        Game.objects.filter(pk=game.pk).update(mode=mode)
+        messages.success(request, f"{Game.Mode(mode).label}: the next round is asked that way.")
+    else:
+        messages.error(request, "Choose “Referee each round” or “Just count lives”.")
     return redirect(game)
 
 
@@ -201,14 +245,21 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
     if not 1 <= number <= len(rounds):
         messages.error(request, f"There is no round {number}.")
         return redirect(game)
+    step: Step | None = None
     if request.method == "GET":
         form = RecordForm.for_round(game, RoundInputs.of(rounds[number - 1]))
+        step = game.steps()[1][number - 1]
     else:
         form = RecordForm(request.POST, game=game)
         if form.is_valid():
             try:
+                inputs = form.inputs()
+                step = game.preview_edit(number, inputs)
+                if step.result.result == Result.TABLE_DECIDES:
+                    # The edited round is one the rules leave to the table: it picks below.
+                    raise InputError("the rules leave this round to the table: choose", "choice")
                 changes = game.edit_round(
-                    number, form.inputs(), seen_version=form.cleaned_data.get("version")
+                    number, inputs, seen_version=form.cleaned_data.get("version")
                 )
             except StaleGame as stale:
                 return _stale(request, stale.game, None)
@@ -219,7 +270,7 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
                 return redirect(game)
     return render(request, "scorekeeper/edit_round.html", {
         "club": club, "game": game, "form": form, "number": number,
-        "dealer": game.steps()[1][number - 1].dealer,
+        "choices": step.result.choices if step and step.result.choice_asked else (),
     })  # fmt: skip
 
 
@@ -248,7 +299,8 @@ def log_entry(state: GameState, step: Step) -> dict:
     return {
         "number": step.number,
         "dealer": names[step.dealer],
-        "ending": ENDINGS[round.ending],
+        "ending": ROUND_ENDINGS[round.ending],
+        "summary": step.summary,
         "knocker": names[round.knocker] if round.knocker is not None else "",
         "shown": [names[p] for p in round.shown_by],
         "choice": chosen.get(round.choice or "", round.choice or ""),

@@ -133,7 +133,8 @@ def test_a_chip_tap_gets_the_preview_alone(client, django_assert_num_queries):
     assert "Ben loses 1 life: the lowest hand." in page
     assert len(response.content) < 1500  # the table region is about 12 KB
     refused = text(client.post(url("record", game), {**data, "knocker": "7"}, headers=htmx))
-    assert refused.lstrip().startswith('<section id="preview"') and 'class="error"' in refused
+    # Mid-tap, what is missing or wrong is said plainly, not as an alarm.
+    assert refused.lstrip().startswith('<section id="preview"') and 'class="pending"' in refused
     assert not Round.objects.exists()
 
 
@@ -165,10 +166,10 @@ def test_cards_entered_instead_of_the_lowest_are_stored_with_the_round(client):
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"ending": "knock", "lowest": ["1"]}, "say who knocked"),
+        ({"ending": "knock", "lowest": ["1"]}, "Say who knocked."),
         (
             {"ending": "knock", "knocker": "0"},
-            "enter Ann&#x27;s cards or value, or name the lowest",
+            "Enter Ann&#x27;s cards or value, or name the lowest players.",
         ),
         ({"ending": "knock", "knocker": "7", "lowest": ["1"]}, "Select a valid choice"),
         ({"ending": "knock", "knocker": "0", "lowest": ["9"]}, "Select a valid choice"),
@@ -183,7 +184,10 @@ def test_cards_entered_instead_of_the_lowest_are_stored_with_the_round(client):
 def test_a_round_the_rules_do_not_allow_is_refused_with_nothing_saved(client, data, message):
     game = make_game()
     page = text(client.post(url("record", game), {**data, "version": "0", "confirm": "1"}))
-    assert message in page
+    # Said once, as a sentence, where the thumb is (the bar with Record in it).
+    assert page.count(message) == 1
+    bar = page[page.index('<div class="bar">') :]
+    assert message in bar[: bar.index("Record round 1")]
     assert not Round.objects.exists()
 
 
@@ -198,7 +202,8 @@ def test_a_knock_by_a_player_who_is_out_is_refused(client):
 
 def test_undo_is_one_tap_away(client):
     game = record_knocks(make_game(), [("Ann", ["Ben"])])
-    assert "Undo round 1" in text(client.get(game.get_absolute_url()))
+    page = text(client.get(game.get_absolute_url()))
+    assert 'Undo <span class="visually-hidden">round 1</span>' in page
     response = client.post(url("undo", game), {"version": str(game.version)}, follow=True)
     assert "Round 1 taken back." in text(response)
     assert not game.rounds.filter(state="active").exists()
@@ -210,8 +215,11 @@ def test_htmx_gets_the_table_region_after_recording(client):
         "ending": "knock", "knocker": "0", "lowest": ["1"], "version": "0", "confirm": "1",
     }, headers={"HX-Request": "true"})  # fmt: skip
     page = text(response)
-    assert page.lstrip().startswith('<div id="table">')
+    assert page.lstrip().startswith('<div id="table"')
     assert "Round 2" in page and "<html" not in page
+    # With the toast that says what was saved, in the page's live region.
+    toast = page[page.index('<div id="toast" hx-swap-oob="innerHTML">') :]
+    assert "Round 1 saved · Ben −1 · Ben deals next" in toast
 
 
 def test_an_edit_brings_an_eliminated_player_back_and_says_so(client):

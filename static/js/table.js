@@ -1,0 +1,200 @@
+/* The table page in one hand.
+ *
+ * A tap on a player answers the question the round's ending asks next (who knocked, who showed
+ * 31, who was lowest); counting by hand, a tap takes a life. The answers are kept in the form's
+ * own inputs, the ones a phone without JavaScript fills in by hand, so the server reads one form
+ * either way, and htmx asks it for the preview after every tap.
+ */
+(function () {
+  "use strict";
+
+  document.documentElement.classList.add("js");
+
+  const INPUT = { knocker: "knocker", shown_by: "shown", lowest: "lowest" };
+  const ROLE_WORDS = { knocker: "knocked", lowest: "lowest" };
+  const SHOWN_WORDS = { dealt_thirty_one: "dealt 31", three_aces: "three aces" };
+  const TOAST_SECONDS = 6;
+  let toastTimer = null;
+  let recorded = false;
+
+  function recordForm() {
+    return document.getElementById("record");
+  }
+
+  function counting(form) {
+    return form.classList.contains("counting");
+  }
+
+  function chosenEnding(form) {
+    return form.querySelector("input[name=ending]:checked");
+  }
+
+  /* The questions taps answer for the chosen ending, in the order they answer them. */
+  function tapOrder(form) {
+    const ending = chosenEnding(form);
+    return ending && ending.dataset.order ? ending.dataset.order.split(" ") : [];
+  }
+
+  /* Whether only one player can hold a role: one knocker; one who shows 31 or three aces. */
+  function single(form, role) {
+    if (role === "knocker") return true;
+    const ending = chosenEnding(form);
+    return role === "shown_by" && !!ending && form.dataset.one.split(" ").includes(ending.value);
+  }
+
+  function roleInput(form, role, seat) {
+    return form.querySelector(`input[name=${INPUT[role]}][value="${seat}"]`);
+  }
+
+  function held(form, seat, roles) {
+    return roles.filter((role) => {
+      const input = roleInput(form, role, seat);
+      return input && input.checked;
+    });
+  }
+
+  function heldByAnother(form, role, seat) {
+    return Array.from(form.querySelectorAll(`input[name=${INPUT[role]}]:checked`)).some(
+      (input) => input.value !== "" && input.value !== String(seat)
+    );
+  }
+
+  /* What a player can be marked as, in the order taps go through it: nothing, then each role
+     (and "knocked and lowest" after "knocked"), leaving out a role another player holds alone. */
+  function marks(form, seat) {
+    const roles = tapOrder(form);
+    const all = [[]];
+    for (const role of roles) {
+      all.push([role]);
+      if (role === "knocker" && roles.includes("lowest")) all.push(["knocker", "lowest"]);
+    }
+    return all.filter((mark) =>
+      mark.every((role) => !single(form, role) || !heldByAnother(form, role, seat))
+    );
+  }
+
+  function sameMark(a, b) {
+    return a.length === b.length && a.every((role) => b.includes(role));
+  }
+
+  function mark(form, seat, roles) {
+    for (const role of tapOrder(form)) {
+      const input = roleInput(form, role, seat);
+      if (!input) continue;
+      const on = roles.includes(role);
+      if (role === "knocker" && !on) {
+        if (input.checked) form.querySelector("input[name=knocker][value='']").checked = true;
+      } else {
+        input.checked = on;
+      }
+    }
+  }
+
+  function tapRole(form, seat) {
+    const options = marks(form, seat);
+    const now = options.findIndex((option) => sameMark(option, held(form, seat, tapOrder(form))));
+    mark(form, seat, options[(now + 1) % options.length]);
+  }
+
+  function lostSelect(form, seat) {
+    return form.querySelector(`select[name=lost_${seat}]`);
+  }
+
+  /* Counting by hand: each tap takes one more life, up to what a round can cost, then none. */
+  function tapLife(form, seat) {
+    const select = lostSelect(form, seat);
+    if (!select) return;
+    const most = Number(form.dataset.most);
+    select.value = String((Number(select.value || 0) + 1) % (most + 1));
+  }
+
+  /* "Has 31": a life from everyone else still in. */
+  function hasThirtyOne(form, seat) {
+    for (const select of form.querySelectorAll("select[name^=lost_]")) {
+      select.value = select.name === `lost_${seat}` ? "0" : "1";
+    }
+  }
+
+  /* Draw each player's mark from the form's inputs, and the hint for the chosen ending. */
+  function sync(form) {
+    const ending = chosenEnding(form);
+    const roles = counting(form) ? [] : tapOrder(form);
+    const shown = (ending && SHOWN_WORDS[ending.value]) || "showed 31";
+    for (const tile of form.querySelectorAll(".tile[data-seat]")) {
+      const seat = tile.dataset.seat;
+      let words;
+      if (counting(form)) {
+        const select = lostSelect(form, seat);
+        const lost = select ? Number(select.value || 0) : 0;
+        words = lost ? [`−${lost}`] : [];
+      } else {
+        words = held(form, seat, roles).map((role) => ROLE_WORDS[role] || shown);
+      }
+      tile.querySelector("[data-role]").textContent = words.join(" · ");
+      tile.setAttribute("aria-pressed", words.length ? "true" : "false");
+      tile.classList.toggle("marked", words.length > 0);
+    }
+    const hint = document.getElementById("tap-hint");
+    if (hint) hint.textContent = ending ? ending.dataset.hint || "" : "";
+  }
+
+  /* After a change by tap: redraw, and let htmx ask for the preview. */
+  function changed(form) {
+    sync(form);
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  document.addEventListener("click", (event) => {
+    const form = recordForm();
+    if (!form || !form.contains(event.target)) return;
+    const tile = event.target.closest(".tile[data-seat]");
+    const thirtyOne = event.target.closest(".has31");
+    const clear = event.target.closest(".clear-cards");
+    if (tile && !tile.disabled) {
+      if (counting(form)) tapLife(form, tile.dataset.seat);
+      else tapRole(form, tile.dataset.seat);
+      changed(form);
+    } else if (thirtyOne) {
+      hasThirtyOne(form, thirtyOne.dataset.seat);
+      changed(form);
+    } else if (clear) {
+      for (const input of form.querySelectorAll(".part-cards input[type=text]")) input.value = "";
+      changed(form);
+    }
+  });
+
+  document.addEventListener("change", (event) => {
+    const form = recordForm();
+    if (form && form.contains(event.target)) sync(form);
+  });
+
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    recorded = event.detail.elt.name === "confirm" || event.detail.elt.classList.contains("undo");
+  });
+
+  /* After the table is drawn again: marks from the new form, the toast's timer, and the focus
+     where the next round starts (without moving the page). */
+  document.addEventListener("htmx:afterSettle", () => {
+    const form = recordForm();
+    if (form) sync(form);
+    const toast = document.getElementById("toast");
+    if (toast && toast.textContent.trim()) {
+      clearTimeout(toastTimer);
+      toastTimer = setTimeout(() => {
+        toast.textContent = "";
+      }, TOAST_SECONDS * 1000);
+    }
+    if (!recorded || !form) return;
+    recorded = false;
+    const refused = form.querySelector("#preview .error");
+    const start = refused
+      ? form.querySelector("button[name=confirm]")
+      : chosenEnding(form) || form.querySelector(".tile:not([disabled])");
+    if (start) start.focus({ preventScroll: true });
+  });
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const form = recordForm();
+    if (form) sync(form);
+  });
+})();
