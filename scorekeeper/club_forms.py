@@ -144,12 +144,11 @@ class NewGameForm(forms.Form):
 # The ending chips at the table: short, as players say it.
 CHIP_WORDS = {
     "knock": "Knock",
-    "thirty_one": "31 in play",
+    "thirty_one": "31",
     "dealt_thirty_one": "Dealt 31",
     "three_aces": "Three aces",
-    "stock_out": "Stock ran out",
+    "stock_out": "Stock out",
 }
-ROLE_WORDS = {"knocker": "who knocked", "lowest": "who was lowest"}
 
 
 def tap_order(rules: RuleSet, ending: str) -> list[str]:
@@ -163,22 +162,18 @@ def tap_order(rules: RuleSet, ending: str) -> list[str]:
 
 
 def tap_hint(rules: RuleSet, ending: str) -> str:
-    """What to tap for an ending, in the order the taps answer it."""
+    """What to tap for an ending, in the order the taps answer it, in one short line."""
     if ending == COUNTED:
-        return "Tap a player to take a life (twice for 2); “Has 31” takes one from everyone else."
+        return "Tap a player to take a life, twice for 2."
     what = {"shown_by": "who was dealt 31" if ending == "dealt_thirty_one" else
             "who showed three aces" if ending == "three_aces" else "who showed 31",
-            **ROLE_WORDS}  # fmt: skip
+            "knocker": "the knocker", "lowest": "the lowest"}  # fmt: skip
     order = tap_order(rules, ending)
     if not order:
         return "Nothing to tap: record it."
-    required = [what[q] for q in order if not (q == "knocker" and ending != "knock")]
-    hint = "Tap " + ", then ".join(required)
-    if "knocker" in order and ending != "knock":
-        hint += " (then who knocked, if anyone did)"
-    elif ending == "knock" and "lowest" in order:
-        hint += " (the knocker twice if lowest)"
-    return hint + "."
+    optional = "knocker" in order and ending != "knock"
+    hint = "Tap " + ", then ".join(what[q] for q in order if not (optional and q == "knocker"))
+    return hint + (" (then the knocker, if any)." if optional else ".")
 
 
 def sentence(message: str) -> str:

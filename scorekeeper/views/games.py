@@ -230,8 +230,7 @@ def game_mode(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Referee each round, or just count lives: how this game's table page asks for a round."""
     mode = request.POST.get("mode", "")
     if mode in Game.Mode.values:
-        Game.objects.filter(pk=game.pk).update(mode=mode)
-        messages.success(request, f"{Game.Mode(mode).label}: the next round is asked that way.")
+        Game.objects.filter(pk=game.pk).update(mode=mode)  # the page's hint line says it
     else:
         messages.error(request, "Choose “Referee each round” or “Just count lives”.")
     return redirect(game)

@@ -140,6 +140,8 @@
 
   /* After a change by tap: redraw, and let htmx ask for the preview. */
   function changed(form) {
+    const toast = document.getElementById("toast");
+    if (toast) toast.textContent = "";  // the next round has begun: the last one's toast goes
     sync(form);
     form.dispatchEvent(new Event("change", { bubbles: true }));
   }
