@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from .phones import player_tile, tap_knock
+
 # Cards that exist in the 32-card deck too. Ann 19 in spades, Ben 27 in clubs, Cat 19 in diamonds.
 DISPUTE = {"Ann": "KS 9S 7H", "Ben": "AC 9C 7C", "Cat": "AD 8D 7S"}
 # Who loses what at that showdown, Ann having knocked, under each preset.
@@ -50,12 +52,8 @@ def seat(page, name):
 
 def record_knock(page, knocker: str, lowest: list[str]):
     heading = page.locator("#table h1").inner_text()
-    form = page.locator("form.record")
-    form.locator(".part-ending").get_by_text("A knock and a showdown").click()
-    form.locator(".part-knocker").get_by_text(knocker, exact=True).click()
-    for name in lowest:
-        form.locator(".part-lowest").get_by_text(name, exact=True).click()
-    form.get_by_role("button", name=re.compile("Record round")).click()
+    tap_knock(page, knocker, lowest)
+    page.get_by_role("button", name=re.compile("Record round")).click()
     expect(page.locator("#table h1")).not_to_have_text(heading)
 
 
@@ -66,9 +64,8 @@ def test_a_whole_game_from_a_new_club_to_a_winner(phone, live_server, preset):
 
     # A disputed showdown settled by the cards the players hold; the page says what will happen.
     form = page.locator("form.record")
-    form.locator(".part-ending").get_by_text("A knock and a showdown").click()
-    form.locator(".part-knocker").get_by_text("Ann", exact=True).click()
-    form.get_by_text("In dispute? Enter everyone's cards instead").click()
+    player_tile(page, "Ann").click()
+    form.get_by_text("In dispute? Enter everyone's cards").click()
     for name, cards in DISPUTE.items():
         form.get_by_label(f"{name}'s cards").fill(cards)
     form.get_by_label("Cat's cards").press("Tab")
@@ -100,13 +97,13 @@ def test_a_whole_game_from_a_new_club_to_a_winner(phone, live_server, preset):
     form.locator(".part-lowest").get_by_text("Ben", exact=True).click()
     form.get_by_role("button", name="Save round 1").click()
     expect(page.locator(".messages")).to_contain_text("Cat is no longer out.")
-    expect(seat(page, "Cat").locator(".status")).not_to_have_text("out")
+    expect(seat(page, "Cat")).not_to_have_class(re.compile(r"\bout\b"))
 
     # Play on until one player is left.
     for _ in range(20):
         if page.locator(".winner").count():
             break
-        target = "Cat" if seat(page, "Cat").locator(".status").inner_text() != "out" else "Ben"
+        target = "Cat" if "out" not in seat(page, "Cat").get_attribute("class").split() else "Ben"
         record_knock(page, "Ann", [target])
     expect(page.locator(".winner")).to_contain_text("Ann wins!")
     expect(page.locator("form.record")).to_have_count(0)
@@ -131,7 +128,7 @@ def test_the_table_page_on_a_phone(phone, live_server, tmp_path):
         ".scoreboard .seat",
     ):
         box = page.locator(selector).first.bounding_box()
-        assert box["height"] >= 28 if selector == ".token" else box["height"] >= 44, selector
+        assert box["height"] >= 14 if selector == ".token" else box["height"] >= 44, selector
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shots = Path(__file__).resolve().parent.parent.parent / "test-results"
     shots.mkdir(exist_ok=True)

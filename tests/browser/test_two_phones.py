@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from scorekeeper.models import Round
 
 from ..factory import make_game
-from .phones import open_phone
+from .phones import open_phone, tap_knock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,10 +22,7 @@ def two_phones(browser):
 
 
 def choose_knock(page, knocker, lowest):
-    form = page.locator("form.record")
-    form.locator(".part-ending").get_by_text("A knock and a showdown").click()
-    form.locator(".part-knocker").get_by_text(knocker, exact=True).click()
-    form.locator(".part-lowest").get_by_text(lowest, exact=True).click()
+    tap_knock(page, knocker, [lowest])
     expect(page.locator("#preview")).to_contain_text(f"{lowest} loses 1 life")
 
 
