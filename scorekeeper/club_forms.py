@@ -359,6 +359,10 @@ class RecordForm(forms.Form):
             self.add_error(f"lost_{refusal.seat}", message)
             return
         if refusal.seat is not None and f"cards_{refusal.seat}" in self.fields:
+            if not self.cards_entered:
+                # No hand was typed: what is missing is who was lowest, in the table's words.
+                self.add_error("lowest", "Say who was lowest: tap them, or enter everyone's cards.")
+                return
             self.add_error(f"cards_{refusal.seat}", message)
             return
         target = {"knocker": "knocker", "shown_by": "shown", "lowest": "lowest",

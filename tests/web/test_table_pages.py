@@ -169,7 +169,7 @@ def test_cards_entered_instead_of_the_lowest_are_stored_with_the_round(client):
         ({"ending": "knock", "lowest": ["1"]}, "Say who knocked."),
         (
             {"ending": "knock", "knocker": "0"},
-            "Enter Ann&#x27;s cards or value, or name the lowest players.",
+            "Say who was lowest: tap them, or enter everyone&#x27;s cards.",
         ),
         ({"ending": "knock", "knocker": "7", "lowest": ["1"]}, "Select a valid choice"),
         ({"ending": "knock", "knocker": "0", "lowest": ["9"]}, "Select a valid choice"),

@@ -1,0 +1,277 @@
+"""The table in one hand: rounds recorded by a thumb on a phone, with every tap and every scroll
+counted.
+
+A tap goes to the middle of what is tapped, as a finger would, and only after checking that it
+is on screen and that nothing (the fixed bar, a toast) lies on top of it; the page's scroll
+position is read before every tap. So a round that needs a scroll, or a target hidden under the
+bar, fails here instead of being scrolled to, as Playwright's own clicks would.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.models import Game, Round
+
+from ..factory import make_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONES = [(390, 844), (360, 640)]
+NAMES = ("Ana", "Ben", "Cara", "Dev", "Eve", "Maximiliane-Josephine")
+SHOTS = Path(__file__).resolve().parent.parent.parent / "test-results"
+
+
+class Thumb:
+    """Taps as a thumb does, counting the taps and the scrolls a round needs."""
+
+    def __init__(self, page):
+        self.page = page
+        self.taps = 0
+        self.scrolls = 0
+        self.y = page.evaluate("window.scrollY")
+
+    def tap(self, locator):
+        expect(locator).to_be_visible()
+        y = self.page.evaluate("window.scrollY")
+        self.scrolls += y != self.y
+        self.y = y
+        box = locator.bounding_box()
+        size = self.page.viewport_size
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], "off screen"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], "off screen"
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        on_top = locator.evaluate(
+            "(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y]
+        )
+        assert on_top, "something covers it"
+        self.page.touchscreen.tap(x, y)
+        self.taps += 1
+
+    def round(self):
+        """The taps and scrolls since the last round, and a fresh count for the next."""
+        counted = (self.taps, self.scrolls + (self.page.evaluate("window.scrollY") != self.y))
+        self.taps = self.scrolls = 0
+        return counted
+
+
+def open_table(browser, game, size, **options):
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
+                                  **options)  # fmt: skip
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(_live_url[0] + game.get_absolute_url())
+    expect(page.locator("#table h1")).to_have_text(re.compile("Round"))
+    return context, page
+
+
+_live_url: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def _remember_live_server(live_server):
+    _live_url[:] = [live_server.url]
+
+
+def tile(page, name):
+    return page.locator(
+        "#record .tile", has=page.locator(".name", has_text=re.compile(f"^{re.escape(name)}$"))
+    )
+
+
+def chip(page, words):
+    return page.locator("#record .endings label.chip", has_text=re.compile(f"^{words}$"))
+
+
+def record_button(page):
+    return page.locator("#record button[name=confirm]")
+
+
+def shot(page, name):
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"one-hand-{name}.png")
+
+
+def lives(game_id):
+    return Game.objects.get(pk=game_id).state.lives
+
+
+@pytest.mark.parametrize("start_lives", [5, 10])
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_referee_night_in_three_taps_a_round_without_scrolling(browser, size, start_lives):
+    game = make_game(players=NAMES, lives=start_lives)
+    context, page = open_table(browser, game, size)
+    name = f"{size[0]}x{size[1]}-{start_lives}-lives"
+    thumb = Thumb(page)
+
+    # A knock: the knocker, then the lowest player, then Record.
+    thumb.tap(tile(page, "Ana"))
+    thumb.tap(tile(page, "Cara"))
+    expect(page.locator("#preview")).to_contain_text("Cara −1")
+    shot(page, f"{name}-knock")
+    thumb.tap(record_button(page))
+    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1")
+    assert thumb.round() == (3, 0)
+    assert lives(game.id)[2] == start_lives - 1
+    shot(page, f"{name}-saved")
+
+    # A 31 shown in play: the ending, who showed it, Record.
+    thumb.tap(chip(page, "31"))
+    thumb.tap(tile(page, "Ben"))
+    expect(page.locator("#preview")).to_contain_text("Ana −1, Cara −1, Dev −1")
+    thumb.tap(record_button(page))
+    expect(page.locator("#toast")).to_contain_text("Round 2 saved · Ana −1, Cara −1, Dev −1")
+    assert thumb.round() == (3, 0)
+
+    # A dealt 31.
+    thumb.tap(chip(page, "Dealt 31"))
+    thumb.tap(tile(page, "Dev"))
+    thumb.tap(record_button(page))
+    expect(page.locator("#toast")).to_contain_text("Round 3 saved")
+    assert thumb.round() == (3, 0)
+    assert lives(game.id)[3] == start_lives - 1  # only Ben's 31 cost Dev a life
+
+    # Undo, one tap away.
+    thumb.tap(page.get_by_role("button", name="Undo round 3"))
+    expect(page.locator("#toast")).to_contain_text("Round 3 taken back.")
+    expect(page.locator("#table h1")).to_have_text("Round 3")
+    assert thumb.round() == (1, 0)
+    assert Round.objects.filter(game=game, state=Round.ACTIVE).count() == 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    context.close()
+
+
+@pytest.mark.parametrize("start_lives", [5, 10])
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_just_counting_lives_a_knocker_losing_2_and_has_31(browser, size, start_lives):
+    game = make_game(players=NAMES, lives=start_lives, mode=Game.Mode.COUNT)
+    context, page = open_table(browser, game, size)
+    name = f"{size[0]}x{size[1]}-{start_lives}-lives"
+    thumb = Thumb(page)
+
+    # A knocker who loses 2: two taps on them, one Save, one round.
+    thumb.tap(tile(page, "Ana"))
+    thumb.tap(tile(page, "Ana"))
+    expect(tile(page, "Ana")).to_contain_text("−2")
+    shot(page, f"{name}-counting")
+    thumb.tap(page.get_by_role("button", name="Save round 1"))
+    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Ana −2 (counted by hand)")
+    assert thumb.round() == (2 + 1, 0)
+
+    # "Has 31": a life from everyone else still in.
+    thumb.tap(page.get_by_role("button", name="Has 31: Ben"))
+    thumb.tap(page.get_by_role("button", name="Save round 2"))
+    expect(page.locator("#toast")).to_contain_text("Round 2 saved")
+    assert thumb.round() == (2, 0)
+    assert lives(game.id) == (start_lives - 3, start_lives) + (start_lives - 1,) * 4
+    assert Round.objects.filter(game=game).count() == 2
+    shot(page, f"{name}-has-31")
+    context.close()
+
+
+def test_players_who_are_out_are_never_offered(browser):
+    game = make_game(players=("Ana", "Ben", "Cara"), lives=1)
+    context, page = open_table(browser, game, PHONES[1])
+    thumb = Thumb(page)
+    for _ in range(2):
+        thumb.tap(tile(page, "Ana"))
+        thumb.tap(tile(page, "Cara"))
+        thumb.tap(record_button(page))
+        expect(page.locator("#toast")).to_contain_text("saved")
+    expect(tile(page, "Cara")).to_be_disabled()
+    context.close()
+
+
+def test_a_round_the_table_decides_is_recorded_and_then_edited(browser):
+    game = make_game(players=NAMES, preset="aces-wild")
+    context, page = open_table(browser, game, PHONES[1])
+    thumb = Thumb(page)
+    thumb.tap(chip(page, "Dealt 31"))
+    thumb.tap(tile(page, "Ana"))
+    thumb.tap(tile(page, "Ben"))
+    choice = page.get_by_text("Every player without 31 loses 1 life")
+    expect(choice).to_be_visible()
+    thumb.tap(choice)
+    # The pick stays chosen while the preview is drawn again around it.
+    expect(page.locator("#preview")).to_contain_text("The table chose: Every player without 31")
+    expect(page.locator("#preview input[value=without_31_lose_1]")).to_be_checked()
+    shot(page, "table-decides")
+    thumb.tap(record_button(page))
+    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1, Dev −1")
+    taps, scrolls = thumb.round()
+    assert (taps, scrolls) == (5, 0)
+
+    # The edit page shows the pick, and another can be chosen there.
+    page.goto(_live_url[0] + f"/c/{game.club.key}/g/{game.id}/rounds/1/edit")
+    expect(page.locator("input[name=choice][value=without_31_lose_1]")).to_be_checked()
+    page.get_by_text("Nobody loses and the cards are dealt again").click()
+    shot(page, "table-decides-edit")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator(".messages")).to_contain_text("Round 1 edited.")
+    assert lives(game.id) == (3,) * 6
+    assert Round.objects.get(game=game, state=Round.ACTIVE).choice == "replay"
+    context.close()
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_refused_record_says_why_once_in_the_viewport(browser, size):
+    game = make_game(players=NAMES)
+    context, page = open_table(browser, game, size)
+    thumb = Thumb(page)
+    thumb.tap(tile(page, "Ana"))  # the knocker, and nobody named lowest
+    thumb.tap(record_button(page))
+    error = page.locator("#preview .error")
+    expect(error).to_have_text("Say who was lowest: tap them, or enter everyone's cards.")
+    box = error.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size[1]
+    assert page.get_by_text("Say who was lowest").count() == 1
+    assert thumb.round()[1] == 0
+    shot(page, f"refused-{size[0]}x{size[1]}")
+    assert not Round.objects.exists()
+    context.close()
+
+
+def test_a_dispute_leaves_no_cards_behind_for_the_next_round(browser):
+    game = make_game(players=NAMES)
+    context, page = open_table(browser, game, PHONES[0])
+    hands = dict(zip(NAMES, ["KS QS 9S", "AC 9C 7C", "AD 8D 7S", "10H 9H 2C", "KH QH 3D",
+                             "JC 10C 2H"], strict=True))  # fmt: skip
+    tile(page, "Ana").click()
+    page.get_by_text("In dispute? Enter everyone's cards").click()
+    for name, cards in hands.items():
+        page.get_by_label(f"{name}'s cards").fill(cards)
+    page.get_by_label("Maximiliane-Josephine's cards").press("Tab")
+    expect(page.locator("#preview")).to_contain_text("Cara −1")
+    page.get_by_role("button", name="Clear cards").click()
+    expect(page.get_by_label("Ben's cards")).to_have_value("")
+    for name, cards in hands.items():
+        page.get_by_label(f"{name}'s cards").fill(cards)
+    record_button(page).click()
+    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1")
+    # The next round starts with no cards in it, and an ordinary knock goes through.
+    for name in NAMES:
+        expect(page.get_by_label(f"{name}'s cards")).to_have_value("")
+    tile(page, "Ben").click()
+    tile(page, "Dev").click()
+    record_button(page).click()
+    expect(page.locator("#toast")).to_contain_text("Round 2 saved · Dev −1")
+    context.close()
+
+
+@pytest.mark.parametrize("width", [320, 360, 390, 768])
+def test_nothing_is_wider_than_the_phone_with_ten_lives_and_long_names(browser, width):
+    names = ("Maximiliane-Josephine", "Bartholomew", "Cara", "Dev", "Eve", "Fitzgerald")
+    game = make_game(players=names, lives=10)
+    context, page = open_table(browser, game, (width, 800))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    name = page.locator(".tile .name").first
+    assert name.evaluate("el => el.scrollWidth > el.clientWidth")  # cut with an ellipsis
+    if width >= 768:  # a tablet: the players and the questions side by side
+        players = page.locator("#record .scoreboard").bounding_box()
+        endings = page.locator("#record .endings").bounding_box()
+        assert endings["x"] >= players["x"] + players["width"]
+    shot(page, f"width-{width}")
+    context.close()
