@@ -223,7 +223,7 @@ class RecordForm(forms.Form):
                 label=f"{name}'s cards", required=False, max_length=60
             )
             self.fields[f"lost_{position}"] = forms.TypedChoiceField(
-                label=name, required=False, coerce=int, empty_value=0,
+                label=name, required=False, coerce=int, empty_value=None,
                 choices=[(n, str(n)) for n in range(most + 1)],
             )  # fmt: skip
 
