@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .rules.game import GameState, Step, lives_history
+from .rules import Result, Status
+from .rules.game import GameState, Step
 
 # Distinct colours and dash patterns, so lines differ for colour-blind readers too.
 COLOURS = ["#0f5132", "#b3261e", "#1f4e9c", "#8a5a00", "#6a1b9a", "#00695c", "#c2185b", "#37474f"]
@@ -27,7 +28,7 @@ class Chart:
     width: int
     height: int
     lines: list[Line]
-    y_ticks: list[tuple[int, float]]
+    y_ticks: list[tuple[str, float]]
     x_ticks: list[tuple[int, float]]
     rounds: int
     summary: str
@@ -36,30 +37,66 @@ class Chart:
     plot_right: float
 
 
-def lives_chart(state: GameState, steps: Sequence[Step]) -> Chart:
-    history = lives_history(state, steps)
+def _levels(state: GameState, steps: Sequence[Step]) -> list[list[int]]:
+    """Each player's level at the start and after every round resolved: their lives, with the
+    last chance (no lives left, still in) at 0 and out below it at -1, so the two differ."""
+    rows = [[state.start_lives] * len(state.names)]
+    for step in steps:
+        if step.result.result == Result.TABLE_DECIDES:
+            continue
+        rows.append([-1 if p.status == Status.OUT else p.lives for p in step.result.players])
+    return rows
+
+
+def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") -> Chart:
+    history = _levels(state, steps)
     rounds = len(history) - 1
     top = max(max(row) for row in history) or 1
+    bottom = -1
     plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
     plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
 
     def x(i: int) -> float:
         return PAD_LEFT + (plot_w * i / rounds if rounds else plot_w / 2)
 
-    def y(lives: int) -> float:
-        return PAD_TOP + plot_h * (1 - lives / top)
+    def y(level: int) -> float:
+        return PAD_TOP + plot_h * (top - level) / (top - bottom)
 
     lines = []
     for p, name in enumerate(state.names):
-        lives = [row[p] for row in history]
+        levels = [row[p] for row in history]
         # A small offset per player keeps equal lines from hiding each other.
         offset = (p - len(state.names) / 2) * 1.2
-        points = " ".join(f"{x(i):.1f},{y(v) + offset:.1f}" for i, v in enumerate(lives))
+        points = " ".join(f"{x(i):.1f},{y(v) + offset:.1f}" for i, v in enumerate(levels))
+        lives = [max(0, v) for v in levels]
         lines.append(Line(name, COLOURS[p % len(COLOURS)], DASHES[p % len(DASHES)], points, lives))
     step = max(1, rounds // 8)
     x_ticks = [(i, x(i)) for i in range(0, rounds + 1, step)]
-    y_ticks = [(v, y(v)) for v in range(0, top + 1)]
-    ends = ", ".join(f"{line.name} {line.lives[-1]}" for line in lines)
+    words = {-1: "out", 0: last_chance or "0"}
+    y_ticks = [(words.get(v, str(v)), y(v)) for v in range(bottom, top + 1)]
+    ends = ", ".join(
+        f"{line.name} {'out' if history[-1][i] < 0 else line.lives[-1]}"
+        for i, line in enumerate(lines)
+    )
     summary = f"Lives over {rounds} round{'s' if rounds != 1 else ''}; now: {ends}."
     return Chart(WIDTH, HEIGHT, lines, y_ticks, x_ticks, rounds, summary,
                  HEIGHT - PAD_BOTTOM, PAD_LEFT, WIDTH - PAD_RIGHT)  # fmt: skip
+
+
+def score_sheet(state: GameState, steps: Sequence[Step]) -> list[dict[str, object]]:
+    """The game as a group draws it on paper: a row per round, a column per player, each cell
+    the lives after the round, with what it cost and where that left the player."""
+    rows = []
+    for step in steps:
+        if step.result.result == Result.TABLE_DECIDES:
+            continue
+        cells = [
+            {
+                "lives": player.lives,
+                "lost": player.lost,
+                "label": "" if player.status == Status.IN else player.status_label,
+            }
+            for player in step.result.players
+        ]
+        rows.append({"number": step.number, "dealer": state.names[step.dealer], "cells": cells})
+    return rows

@@ -253,17 +253,6 @@ def replay(
     return state, tuple(steps)
 
 
-def lives_history(state: GameState, steps: Sequence[Step]) -> list[list[int]]:
-    """Each player's lives at the start and after every round resolved, for the chart."""
-    rows = [[state.start_lives] * len(state.names)]
-    rows += [
-        [player.lives for player in step.result.players]
-        for step in steps
-        if step.result.result != Result.TABLE_DECIDES
-    ]
-    return rows
-
-
 def describe_changes(before: GameState, after: GameState) -> list[str]:
     """What an edit changed for the table now, in words: "Cat is no longer out"."""
     lines = []

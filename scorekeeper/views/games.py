@@ -15,11 +15,11 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
 from ..access import Link, club_link, game_link
-from ..chart import lives_chart
+from ..chart import lives_chart, score_sheet
 from ..club_forms import NewGameForm, RecordForm, VersionForm, sentence
 from ..http import HtmxHttpRequest
 from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, version_for_key
-from ..rules import ROUND_ENDINGS, Result
+from ..rules import COUNTED, ROUND_ENDINGS, Result, Status
 from ..rules.errors import InputError
 from ..rules.game import GameState, Step
 
@@ -286,7 +286,9 @@ def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         **links(game, request.link),
         "club": game.club, "game": game, "state": state, "steps": steps,
         "entries": [log_entry(state, step) for step in reversed(steps)],
-        "chart": lives_chart(state, steps),
+        "chart": lives_chart(state, steps, game.rules.status_label(Status.COUNTY)
+                             if game.rules.last_chance else ""),
+        "sheet": score_sheet(state, steps),
         "taken_back": taken_back,
     })  # fmt: skip
 
@@ -300,6 +302,7 @@ def log_entry(state: GameState, step: Step) -> dict:
         "dealer": names[step.dealer],
         "ending": ROUND_ENDINGS[round.ending],
         "summary": step.summary,
+        "counted": round.ending == COUNTED,
         "knocker": names[round.knocker] if round.knocker is not None else "",
         "shown": [names[p] for p in round.shown_by],
         "choice": chosen.get(round.choice or "", round.choice or ""),

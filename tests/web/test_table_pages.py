@@ -1,11 +1,13 @@
 """Clubs, games and the table page through real HTTP requests to the test client."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scorekeeper.models import Club, Game, Round
+from scorekeeper.models import Club, Game, Round, RoundInputs
 
 from ..factory import make_club, make_game, record_knocks, seat_of
 
@@ -345,3 +347,21 @@ def test_the_cards_section_opens_once_when_cards_were_typed(client):
     assert '<details class="part part-cards" open>' in page
     assert "openopen" not in page
     assert '<details class="part part-cards">' in text(client.get(url("game", game)))
+
+
+def test_the_round_log_has_a_score_sheet_and_tells_the_last_chance_from_out(client):
+    game = make_game(players=("Ann", "Ben"), lives=1)
+    game.record(RoundInputs("manual", losses={1: 1}))  # Ben on the county
+    page = text(client.get(url("round-log", game)))
+    # A round counted by hand, in a line.
+    assert '<p class="losses">Ben −1 (counted by hand)</p>' in page
+    # The score sheet: a column per player, a row per round, the lives and what they cost.
+    sheet = page[page.index('class="after score-sheet"') :]
+    assert re.search(r"<th scope=\"col\">Ann</th><th scope=\"col\">Ben</th>", sheet)
+    assert re.search(r'<th scope="row">1</th><td>1</td><td>0 <span class="lost-mark">−1</span> '
+                     r"<small>on the county</small></td>", sheet)  # fmt: skip
+    # The chart's levels: the county above out.
+    assert ">on the county</text>" in page and ">out</text>" in page
+    game.record(RoundInputs("manual", losses={1: 1}))
+    page = text(client.get(url("round-log", game)))
+    assert "now: Ann 1, Ben out." in page
