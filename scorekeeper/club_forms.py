@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -30,6 +31,24 @@ class ClubForm(forms.Form):
 
 class PlayerNameForm(forms.Form):
     name = forms.CharField(label="Name", max_length=60, strip=True, validators=[plain_text])
+
+
+class PlayerNamesForm(forms.Form):
+    """Several new players at once: "Ana, Ben, Cara", or one a line."""
+
+    names = forms.CharField(label="Add players", max_length=600, strip=True,
+                            widget=forms.Textarea(attrs={"rows": 2}))  # fmt: skip
+
+    def clean_names(self) -> list[str]:
+        parts = [" ".join(part.split()) for part in re.split(r"[,\n]", self.cleaned_data["names"])]
+        names = [part for part in parts if part]
+        if not names:
+            raise forms.ValidationError("Type at least one name.")
+        for name in names:
+            if len(name) > 60:
+                raise forms.ValidationError(f"“{name[:20]}…” is longer than 60 characters.")
+            plain_text(name)
+        return list(dict.fromkeys(names))
 
 
 class ReplaceLinkForm(forms.Form):

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..access import club_link, remember_club
 from ..access import create_club as create_club_limited
-from ..club_forms import ClubForm, PlayerNameForm, ReplaceLinkForm
+from ..club_forms import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
 from ..http import HtmxHttpRequest
 from ..models import Club, StaleLink
 from ..rules.errors import InputError
@@ -113,10 +113,37 @@ def _with_a_name(request: HttpRequest, club: Club, act) -> HttpResponse:
 @require_POST
 @club_link()
 def add_player(request: HttpRequest, club: Club) -> HttpResponse:
-    def add(name: str) -> str:
-        return f"{club.add_player(name).name} joined the club."
+    """One player (``name``), or several at once (``names``: "Ana, Ben, Cara" or one a line).
+    The page comes back at its list of players, not at the top."""
+    if "names" not in request.POST:
 
-    return _with_a_name(request, club, add)
+        def add(name: str) -> str:
+            return f"{club.add_player(name).name} joined the club."
+
+        response = _with_a_name(request, club, add)
+    else:
+        form = PlayerNamesForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, " ".join(form.errors["names"]))
+        else:
+            joined, already = [], []
+            for name in form.cleaned_data["names"]:
+                try:
+                    joined.append(club.add_player(name).name)
+                except InputError:
+                    already.append(name)
+            if joined:
+                messages.success(request, f"{_listed(joined)} joined the club.")
+            if already:
+                messages.info(request, f"{_listed(already)} {'is' if len(already) == 1 else 'are'} "
+                              "already in this club.")  # fmt: skip
+        response = redirect(club)
+    response["Location"] += "#players"
+    return response
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 @require_POST

@@ -31,10 +31,11 @@ def start_game(page, live_server, preset: str):
     page.get_by_label("Club name").fill(f"{preset} night")
     page.get_by_role("button", name="Start the club").click()
     expect(page.locator("h1")).to_have_text(f"{preset} night")
-    for name in ("Ann", "Ben", "Cat"):
-        page.get_by_label("Add a player").fill(name)
-        page.get_by_role("button", name="Add", exact=True).click()
-        expect(page.locator(".messages")).to_contain_text(f"{name} joined the club.")
+    page.get_by_label("Add players").fill("Ann, Ben\nCat")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator(".messages")).to_contain_text("Ann, Ben and Cat joined the club.")
+    # The page comes back at the players, not at the top.
+    assert page.evaluate("location.hash") == "#players"
     page.get_by_role("link", name="New game").click()
     for name in ("Ann", "Ben", "Cat"):
         page.locator(".seat-row", has_text=name).locator("label.chip").first.click()

@@ -365,3 +365,19 @@ def test_the_round_log_has_a_score_sheet_and_tells_the_last_chance_from_out(clie
     game.record(RoundInputs("manual", losses={1: 1}))
     page = text(client.get(url("round-log", game)))
     assert "now: Ann 1, Ben out." in page
+
+
+def test_several_players_are_added_at_once(client):
+    club = make_club()
+    club.add_player("Ben")
+    url = reverse("add-player", args=[club.key])
+    response = client.post(url, {"names": "Ana, ben\n  Cara  Lee ,\n\nAna"})
+    assert response["Location"].endswith("#players")
+    page = text(client.get(response["Location"]))
+    assert "Ana and Cara Lee joined the club." in page
+    assert "ben is already in this club." in page
+    assert sorted(club.players.values_list("name", flat=True)) == ["Ana", "Ben", "Cara Lee"]
+    # One name that cannot be a name refuses them all.
+    page = text(client.post(url, {"names": "Dev, Eve\x07"}, follow=True))
+    assert "Control characters and broken characters are not allowed here." in page
+    assert not club.players.filter(name="Dev").exists()
