@@ -124,7 +124,7 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
     else:
         form = PlayerNamesForm(request.POST)
         if not form.is_valid():
-            messages.error(request, " ".join(form.errors["names"]))
+            messages.error(request, " ".join(str(error) for error in form.errors["names"]))
         else:
             joined, already = [], []
             for name in form.cleaned_data["names"]:
