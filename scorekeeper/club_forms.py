@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from typing import Any
@@ -14,6 +15,7 @@ from .rules import COUNTED, ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES, RuleSet, 
 from .rules.cards import CardError, parse_cards
 from .rules.errors import InputError
 from .rules.resolve import SHOWN_BY_ONE
+from .rules.ruleset import value_words
 from .text import clean_text
 
 
@@ -79,19 +81,65 @@ class NewGameForm(forms.Form):
         help_text="Names separated by commas, added to the club and seated after the others.",
     )  # fmt: skip
     first_dealer = forms.CharField(required=False, max_length=80)
+    mode = forms.ChoiceField(label="How the table keeps score", choices=Game.Mode.choices,
+                             initial=Game.Mode.REFEREE, widget=forms.RadioSelect,
+                             required=False)  # fmt: skip
+    length = forms.ChoiceField(
+        label="How long", initial="last_one", widget=forms.RadioSelect, required=False,
+        choices=[("last_one", "Until one player is left"), ("rounds", "A set number of rounds")],
+    )  # fmt: skip
+    rounds = forms.IntegerField(label="Rounds", required=False, min_value=1, max_value=200)
+
+    # Asked apart from the house rules: how many lives, and how long the game goes on.
+    ASKED_APART = ("lives", "round_limit")
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
         self.club = club
         self.members = list(club.players.filter(retired=False))
+        kwargs["initial"] = {**self._as_last_time(), **kwargs.get("initial", {})}
+        super().__init__(*args, **kwargs)
         for player in self.members:
             self.fields[f"plays_{player.pk}"] = forms.BooleanField(required=False)
             self.fields[f"seat_{player.pk}"] = forms.IntegerField(
                 required=False, min_value=1, max_value=99
             )
         for f in SWITCHES:
-            if f.name != "lives":
+            if f.name not in self.ASKED_APART:
                 self.fields[f"rule_{f.name}"] = house_rule_field(f)
+
+    def _as_last_time(self) -> dict[str, Any]:
+        """The club's last game as the new one's start: its players ticked in their seats, its
+        rules and way of keeping score, and the first deal one seat on."""
+        last = self.club.games.order_by("-created").first()
+        if last is None:
+            return {}
+        seats = last.seat_list()
+        initial: dict[str, Any] = {"preset": last.preset, "mode": last.mode}
+        for seat in seats:
+            initial[f"plays_{seat.player_id}"] = True
+            initial[f"seat_{seat.player_id}"] = seat.position + 1
+        initial["first_dealer"] = f"p{seats[(last.first_dealer + 1) % len(seats)].player_id}"
+        return initial
+
+    def presets(self) -> list[dict[str, Any]]:
+        chosen = str(self["preset"].value())
+        return [
+            {"id": p.id, "name": p.name, "description": p.description, "checked": p.id == chosen}
+            for p in PRESETS.values()
+        ]
+
+    def house_rule_rows(self) -> list[dict[str, Any]]:
+        """Each house rule with what every preset says of it, so "As the rules say" can name
+        the value (the chosen preset's here; the page's script follows a change of preset)."""
+        chosen = PRESETS.get(str(self["preset"].value()), PRESETS["scat"])
+        rows = []
+        for f in SWITCHES:
+            if f.name in self.ASKED_APART:
+                continue
+            said = {p.id: value_words(f, getattr(p.rules, f.name)) for p in PRESETS.values()}
+            rows.append({"field": self[f"rule_{f.name}"], "said_json": json.dumps(said),
+                         "now": said[chosen.id]})  # fmt: skip
+        return rows
 
     def member_rows(self) -> list[dict[str, Any]]:
         return [
@@ -104,9 +152,6 @@ class NewGameForm(forms.Form):
             for player in self.members
         ]
 
-    def house_rule_fields(self) -> list[forms.BoundField]:
-        return [self[f"rule_{f.name}"] for f in SWITCHES if f.name != "lives"]
-
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
@@ -115,10 +160,15 @@ class NewGameForm(forms.Form):
         overrides = {
             f.name: data[f"rule_{f.name}"]
             for f in SWITCHES
-            if f.name != "lives" and data.get(f"rule_{f.name}") not in (None, "")
+            if f.name not in self.ASKED_APART and data.get(f"rule_{f.name}") not in (None, "")
         }
         if data.get("lives"):
             overrides["lives"] = data["lives"]
+        if data.get("length") == "rounds":
+            if not data.get("rounds"):
+                self.add_error("rounds", "Say how many rounds.")
+                return data
+            overrides["round_limit"] = data["rounds"]
         try:
             data["rules"], _ = build_rules({"preset": data["preset"], "overrides": overrides})
         except InputError as refusal:
@@ -157,7 +207,8 @@ class NewGameForm(forms.Form):
         for i, player in enumerate(players):
             if choice in (f"p{player.pk}", f"n{player.name}"):
                 dealer = i
-        return Game.start(self.club, players, dealer, rules, data["preset"])
+        mode = data.get("mode") or Game.Mode.REFEREE
+        return Game.start(self.club, players, dealer, rules, data["preset"], mode)
 
 
 # The ending chips at the table: short, as players say it.

@@ -40,7 +40,7 @@ def start_game(page, live_server, preset: str):
     for name in ("Ann", "Ben", "Cat"):
         page.locator(".seat-row", has_text=name).locator("label.chip").first.click()
     page.locator(".seat-row", has_text="Cat").get_by_text("Deals first").click()
-    page.get_by_label("Rules").select_option(preset)
+    page.locator(f"input[name=preset][value={preset}]").check()
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("h1")).to_have_text("Round 1")
 

@@ -82,6 +82,38 @@ def test_a_new_game_seats_the_picked_players_with_the_chosen_rules(client):
     assert club.players.count() == 5
 
 
+def test_a_new_game_starts_from_the_last_one_and_asks_length_and_mode_apart(client):
+    club = make_club()
+    last = make_game(players=("Cat", "Ann", "Ben"), club=club, preset="friendly",
+                     mode=Game.Mode.COUNT)  # fmt: skip
+    club.add_player("Dev")
+    page = text(client.get(reverse("new-game", args=[club.key])))
+    cat, ann, ben, dev = (club.player_named(n) for n in ("Cat", "Ann", "Ben", "Dev"))
+    # The last game's players are ticked, in their seats; the deal moves one seat on.
+    for seat, player in enumerate((cat, ann, ben), start=1):
+        assert f'name="plays_{player.pk}" id="id_plays_{player.pk}" checked' in page
+        assert f'name="seat_{player.pk}" value="{seat}"' in page
+    assert f'name="plays_{dev.pk}" id="id_plays_{dev.pk}">' in page
+    assert f'value="p{ann.pk}" checked' in page
+    assert 'name="preset" value="friendly" checked' in page
+    assert 'name="mode" value="count" checked' in page
+    # Each preset says what it is; each house rule names what the chosen rules say.
+    assert "Pagat" in page
+    assert '<option value="" selected>As the rules say: Broken by the highest counted card' in page
+    assert "As the rule set says" not in page
+    response = client.post(reverse("new-game", args=[club.key]), {
+        "preset": "scat", f"plays_{ann.pk}": "on", f"plays_{dev.pk}": "on",
+        "length": "rounds", "rounds": "12", "mode": "referee",
+    })  # fmt: skip
+    assert response.status_code == 302
+    game = Game.objects.exclude(pk=last.pk).get()
+    assert game.rules.round_limit == 12 and game.mode == Game.Mode.REFEREE
+    page = text(client.post(reverse("new-game", args=[club.key]), {
+        "preset": "scat", f"plays_{ann.pk}": "on", f"plays_{dev.pk}": "on", "length": "rounds",
+    }))  # fmt: skip
+    assert "Say how many rounds." in page
+
+
 def test_a_new_game_needs_two_players(client):
     club = make_club()
     ann = club.add_player("Ann")
