@@ -22,6 +22,7 @@ from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, versio
 from ..rules import COUNTED, ROUND_ENDINGS, Result, Status
 from ..rules.errors import InputError
 from ..rules.game import GameState, Step
+from ..summary import summarise
 
 
 @require_http_methods(["GET", "POST"])
@@ -60,6 +61,7 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
     recording = not link.read_only and not state.game_over
     form = (form or RecordForm(game=game)) if recording else None
     tiles = form.tiles() if form else [None] * len(state.names)
+    summary = summarise(game) if state.game_over else None
     rows = [
         {
             "name": name,
@@ -80,6 +82,8 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
         "club": game.club,
         "game": game,
         "state": state,
+        "summary": summary,
+        "share_text": summary.share_text(game.preset_name) if summary else "",
         "rows": rows,
         "form": form,
         "preview": preview,

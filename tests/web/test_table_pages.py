@@ -413,3 +413,21 @@ def test_several_players_are_added_at_once(client):
     page = text(client.post(url, {"names": "Dev, Eve\x07"}, follow=True))
     assert "Control characters and broken characters are not allowed here." in page
     assert not club.players.filter(name="Dev").exists()
+
+
+def test_game_over_sums_the_game_up_and_offers_it_to_share(client):
+    game = make_game(players=("Ann", "Ben", "Cat"), lives=1)
+    game.record(RoundInputs("knock", knocker=0, lowest=(0,)))  # Ann caught: 2 lives, out
+    game.record(RoundInputs("thirty_one", shown_by=(1,)))  # Ben's 31: Cat on the county
+    game.record(RoundInputs("knock", knocker=1, lowest=(2,)))
+    assert game.state.winner == "Ben"
+    page = text(client.get(game.get_absolute_url()))
+    assert "<strong>Ben</strong> wins!" in page
+    assert "<li>Ann <small>in round 1</small></li><li>Cat <small>in round 3</small></li>" in page
+    assert "<dt>31s shown</dt><dd>Ben</dd>" in page
+    assert "<dt>Knocked and caught</dt><dd>Ann</dd>" in page
+    assert (
+        'data-share="Ben won after 3 rounds, under a minute (Scat (31, Pagat&#x27;s main rules)). '
+        'Out: Ann (round 1), Cat (round 3). 31s: Ben. Knocked and caught: Ann."'
+    ) in page
+    assert "Play again" in page

@@ -1,0 +1,82 @@
+"""A finished game in a few lines: who won, who went out when, how long it took, the 31s shown
+and the knocks that got caught. Shown when the game is over, and shared as text."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from .models import Game
+from .rules import Result, Status
+
+
+@dataclass
+class Summary:
+    result: str
+    rounds: int
+    went_out: list[tuple[str, int]] = field(default_factory=list)  # (name, round), in order
+    duration: timedelta | None = None
+    thirty_ones: list[tuple[str, int]] = field(default_factory=list)  # (name, how many)
+    caught: list[tuple[str, int]] = field(default_factory=list)  # knockers who lost, how often
+
+    @property
+    def duration_words(self) -> str:
+        if self.duration is None:
+            return ""
+        minutes = round(self.duration.total_seconds() / 60)
+        if minutes < 1:
+            return "under a minute"
+        if minutes < 60:
+            return f"{minutes} min"
+        return f"{minutes // 60} h {minutes % 60:02d} min"
+
+    def share_text(self, preset_name: str) -> str:
+        """The game in a short text, for a message to the group."""
+        rounds = f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
+        took = f", {self.duration_words}" if self.duration_words else ""
+        lines = [f"{self.result} after {rounds}{took} ({preset_name})."]
+        if self.went_out:
+            lines.append(
+                "Out: " + ", ".join(f"{name} (round {n})" for name, n in self.went_out) + "."
+            )
+        if self.thirty_ones:
+            lines.append("31s: " + _counted(self.thirty_ones) + ".")
+        if self.caught:
+            lines.append("Knocked and caught: " + _counted(self.caught) + ".")
+        return " ".join(lines)
+
+
+def _counted(pairs: list[tuple[str, int]]) -> str:
+    return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in pairs)
+
+
+def summarise(game: Game) -> Summary:
+    """Worked out from the rounds: one replay, when the game is over."""
+    rounds = game.active_rounds()
+    state, steps = game.steps(rounds)
+    went_out: list[tuple[str, int]] = []
+    thirty_ones: Counter[str] = Counter()
+    caught: Counter[str] = Counter()
+    for step in steps:
+        if step.result.result != Result.SCORED:
+            continue
+        for player in step.result.players:
+            if player.status == Status.OUT and player.name not in dict(went_out):
+                went_out.append((player.name, step.number))
+        ending = step.round.ending
+        if ending in ("thirty_one", "dealt_thirty_one"):
+            thirty_ones.update(state.names[p] for p in step.round.shown_by)
+        if ending == "knock" and step.round.knocker is not None:
+            knocker = state.names[step.round.knocker]
+            if step.result.losses.get(knocker):
+                caught[knocker] += 1
+    duration = rounds[-1].created - rounds[0].created if len(rounds) > 1 else None
+    return Summary(
+        result=state.result_words or "The game is over",
+        rounds=state.rounds,
+        went_out=went_out,
+        duration=duration,
+        thirty_ones=thirty_ones.most_common(),
+        caught=caught.most_common(),
+    )
