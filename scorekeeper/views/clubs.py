@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import segno
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -14,6 +13,7 @@ from ..access import create_club as create_club_limited
 from ..club_forms import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
 from ..http import HtmxHttpRequest
 from ..models import Club, StaleLink
+from ..qr import qr_svg
 from ..rules.errors import InputError
 
 GAMES_PER_PAGE = 10
@@ -43,11 +43,6 @@ def create_club(request: HttpRequest) -> HttpResponse:
         status = 429
     context = {"form": form, "clubs": request.session.get("clubs", [])}
     return render(request, "scorekeeper/home.html", context, status=status)
-
-
-def qr_svg(url: str) -> str:
-    """The link as a QR code, drawn on the server as inline SVG."""
-    return segno.make(url, error="m").svg_inline(scale=5, dark="#1b1f23", border=2, omitsize=True)
 
 
 @require_GET

@@ -19,6 +19,7 @@ from ..chart import lives_chart, score_sheet
 from ..club_forms import NewGameForm, RecordForm, VersionForm, sentence
 from ..http import HtmxHttpRequest
 from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, version_for_key
+from ..qr import qr_svg
 from ..rules import COUNTED, ROUND_ENDINGS, Result, Status
 from ..rules.errors import InputError
 from ..rules.game import GameState, Step
@@ -226,6 +227,20 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if said:
         messages.success(request, said)
     return redirect(game)
+
+
+@require_GET
+@game_link()
+def invite(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """Another phone at the table: the view link first (it can change nothing), the secret
+    link behind a second tap, with what it allows."""
+    club = game.club
+    view_link = request.build_absolute_uri(reverse("view-game", args=[club.view_key, game.id]))
+    secret_link = request.build_absolute_uri(game.get_absolute_url())
+    return render(request, "scorekeeper/invite.html", {
+        "club": club, "game": game, "view_link": view_link, "view_qr": qr_svg(view_link),
+        "secret_link": secret_link, "secret_qr": qr_svg(secret_link),
+    })  # fmt: skip
 
 
 @require_POST

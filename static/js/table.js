@@ -165,24 +165,6 @@
     }
   });
 
-  /* Game over: the summary as text, through the phone's share sheet or else the clipboard. */
-  document.addEventListener("click", async (event) => {
-    const button = event.target.closest("button.share[data-share]");
-    if (!button) return;
-    const text = button.dataset.share;
-    const said = button.parentElement.querySelector(".shared");
-    try {
-      if (navigator.share) {
-        await navigator.share({ text });
-      } else {
-        await navigator.clipboard.writeText(text);
-        if (said) said.textContent = "Copied: paste it to the group.";
-      }
-    } catch (error) {
-      if (error.name !== "AbortError" && said) said.textContent = text;
-    }
-  });
-
   document.addEventListener("change", (event) => {
     const form = recordForm();
     if (form && form.contains(event.target)) sync(form);

@@ -431,3 +431,21 @@ def test_game_over_sums_the_game_up_and_offers_it_to_share(client):
         'Out: Ann (round 1), Cat (round 3). 31s: Ben. Knocked and caught: Ann."'
     ) in page
     assert "Play again" in page
+
+
+def test_invite_a_phone_shows_the_view_link_first_and_the_secret_one_behind_a_warning(client):
+    game = make_game()
+    page = text(client.get(game.get_absolute_url()))
+    invite = reverse("invite", args=[game.club.key, game.id])
+    assert f'href="{invite}">Invite a phone</a>' in page
+    page = text(client.get(invite))
+    view_link = f"http://testserver/v/{game.club.view_key}/g/{game.id}/"
+    secret_link = f"http://testserver{game.get_absolute_url()}"
+    assert page.index(view_link) < page.index("To keep score too") < page.index(secret_link)
+    assert page.count("<svg") >= 2 and "Give it only to whoever keeps score" in page
+    # The view link cannot open the invitation (it would show the secret link).
+    viewer = f"/v/{game.club.view_key}/g/{game.id}/invite"
+    assert client.get(viewer).status_code == 404
+    # The club page, too, shows the view link before the secret one.
+    club_page = text(client.get(game.club.get_absolute_url()))
+    assert club_page.index('id="view-link"') < club_page.index('id="club-link"')
