@@ -16,7 +16,7 @@ from .rules.cards import CardError, parse_cards
 from .rules.errors import InputError
 from .rules.resolve import SHOWN_BY_ONE
 from .rules.ruleset import value_words
-from .text import clean_text
+from .text import clean_text, sentence
 
 
 def plain_text(value: str) -> None:
@@ -244,12 +244,6 @@ def tap_hint(rules: RuleSet, ending: str) -> str:
     optional = "knocker" in order and ending != "knock"
     hint = "Tap " + ", then ".join(what[q] for q in order if not (optional and q == "knocker"))
     return hint + (" (then the knocker, if any)." if optional else ".")
-
-
-def sentence(message: str) -> str:
-    """An engine refusal as a sentence: a capital letter and a full stop."""
-    message = message.strip()
-    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
 
 
 class RecordForm(forms.Form):

@@ -20,6 +20,7 @@ from .rules.numbers import read_whole
 from .rules.resolve import RoundResult
 from .rules.ruleset import json_value
 from .rules.showdown import settle
+from .text import sentence
 
 MIN_PLAYERS, MAX_PLAYERS, START_PLAYERS = 2, 17, 4
 CARD_CHOICES = [(card.code, str(card)) for card in deck(52)]
@@ -131,6 +132,15 @@ class Referee:
     @property
     def knocker(self) -> Row | None:
         return next((row for row in self.rows if row.knocked), None)
+
+    @property
+    def blocked(self) -> str:
+        """Why the round cannot be settled, in a sentence, for the verdict box."""
+        for row in self.rows:
+            if row.error:
+                name = (row.form.cleaned_data.get("name") if row.form.is_valid() else "") or ""
+                return sentence(f"{name or f'Player {row.index + 1}'}: {row.error}")
+        return next((sentence(message) for message in self.errors.values()), "")
 
     @property
     def ranking(self) -> list[dict[str, Any]]:

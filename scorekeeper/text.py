@@ -21,3 +21,9 @@ def clean_text(text: str, field: str) -> str:
 
 def is_clean(text: str) -> bool:
     return not any(unicodedata.category(char) in _REFUSED for char in text)
+
+
+def sentence(message: str) -> str:
+    """An engine refusal as a sentence: a capital letter and a full stop."""
+    message = message.strip()
+    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")

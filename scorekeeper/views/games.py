@@ -16,7 +16,7 @@ from django_htmx.http import trigger_client_event
 
 from ..access import Link, club_link, game_link
 from ..chart import lives_chart, score_sheet
-from ..club_forms import NewGameForm, RecordForm, VersionForm, sentence
+from ..club_forms import NewGameForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
 from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, version_for_key
 from ..qr import qr_svg
@@ -24,6 +24,7 @@ from ..rules import COUNTED, ROUND_ENDINGS, Result, Status
 from ..rules.errors import InputError
 from ..rules.game import GameState, Step
 from ..summary import summarise
+from ..text import sentence
 
 
 @require_http_methods(["GET", "POST"])

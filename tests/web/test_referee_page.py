@@ -105,6 +105,19 @@ def test_an_error_stands_in_the_row_of_the_player_it_is_about(client):
     assert "K♠ is already in Ben&#x27;s hand" in row
 
 
+def test_an_error_that_stops_a_settlement_is_said_in_the_verdict_box(client):
+    for response in (
+        settle(client, **{"p1-cards": "KS 9C 7C"}),
+        client.post(
+            "/referee/", {**BEN_KNOCKS, "p1-cards": "KS 9C 7C"}, headers={"HX-Request": "true"}
+        ),
+    ):
+        page = text(response)
+        verdict = page[page.index('id="verdict"') :]
+        verdict = verdict[: verdict.index("</section>")]
+        assert 'class="error" role="alert">Cara: K♠ is already in Ben&#x27;s hand' in verdict
+
+
 def test_a_house_rule_changes_the_verdict(client):
     page = text(settle(client, **{"p3-cards": "AD 10D 6C", "rule_knocker_alone": "1"}))
     assert "Ben loses 1 life: knocked and alone has the lowest hand." in page
