@@ -165,6 +165,47 @@ def blank_referee() -> Referee:
     return Referee(form, [Row(i, PlayerForm(prefix=f"p{i}")) for i in range(START_PLAYERS)])
 
 
+def referee_for_game(rules: RuleSet, preset_id: str, names: list[str], dealer: int) -> Referee:
+    """The referee page filled in with a game's rules and the players still in it."""
+    preset = PRESETS.get(preset_id, PRESETS["scat"])
+    initial: dict[str, Any] = {"preset": preset.id, "players": len(names), "dealer": dealer}
+    for f in SWITCHES:
+        value = getattr(rules, f.name)
+        if value != getattr(preset.rules, f.name):
+            initial[f"rule_{f.name}"] = form_key(value)
+    form = RefereeForm(initial=initial)
+    rows = [
+        Row(i, PlayerForm(prefix=f"p{i}", initial={"name": name})) for i, name in enumerate(names)
+    ]
+    for row in rows:
+        row.dealt = row.index == dealer
+    return Referee(form, rows)
+
+
+def verdict_as_round(referee: Referee, seats: list[str]) -> list[tuple[str, str]] | None:
+    """The settled round as the game's record form takes it (seat numbers for names), or
+    ``None`` while there is no verdict to record or a name is not one of the game's."""
+    result = referee.result
+    if result is None or result.result == "table_decides" or not referee.form.is_valid():
+        return None
+    clean = referee.form.cleaned_data
+    named = {row.index: row.form.cleaned_data.get("name") or "" for row in referee.rows}
+    if any(name not in seats for row in referee.rows if (name := named[row.index])):
+        return None
+    fields = [("ending", clean["ending"])]
+    if clean.get("knocker") is not None:
+        fields.append(("knocker", str(seats.index(named[clean["knocker"]]))))
+    fields += [("shown", str(seats.index(named[i]))) for i in clean.get("shown", [])]
+    for row in referee.rows:
+        if row.hand is not None:
+            fields.append(
+                (f"cards_{seats.index(named[row.index])}", " ".join(c.code for c in row.hand.cards))
+            )
+    if clean.get("choice"):
+        fields.append(("choice", clean["choice"]))
+    return fields
+
+
 def referee_from_post(data: Any, settle_now: bool, add_player: bool = False) -> Referee:
     """Read the posted page; evaluate each hand; settle the round when it is complete.
 
@@ -302,4 +343,11 @@ def _place_error(referee: Referee, players: list[Row], refusal: InputError) -> N
     referee.errors["ending"] = refusal.message
 
 
-__all__ = ["Referee", "RefereeForm", "blank_referee", "referee_from_post"]
+__all__ = [
+    "Referee",
+    "RefereeForm",
+    "blank_referee",
+    "referee_for_game",
+    "referee_from_post",
+    "verdict_as_round",
+]

@@ -22,6 +22,7 @@ urlpatterns = [
     path("c/<str:key>/g/<uuid:game_id>/undo", games.undo, name="undo"),
     path("c/<str:key>/g/<uuid:game_id>/mode", games.game_mode, name="game-mode"),
     path("c/<str:key>/g/<uuid:game_id>/invite", games.invite, name="invite"),
+    path("c/<str:key>/g/<uuid:game_id>/referee", referee.game_referee, name="game-referee"),
     path(
         "c/<str:key>/g/<uuid:game_id>/rounds/<int:number>/edit", games.edit_round, name="edit-round"
     ),

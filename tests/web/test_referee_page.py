@@ -1,10 +1,15 @@
 """The referee page through the test client: without JavaScript, and as htmx asks for it."""
 
+import re
+
 import pytest
 from django.test import Client
 
 from scorekeeper.forms import form_key
+from scorekeeper.models import Round, RoundInputs
 from scorekeeper.rules import PRESETS, SWITCHES
+
+from ..factory import make_game
 
 BEN_KNOCKS = {
     "preset": "scat",
@@ -185,3 +190,33 @@ def test_every_switch_survives_a_round_trip_through_the_form(preset):
     rules = PRESETS[preset].rules
     as_text = {f.name: form_key(getattr(rules, f.name)) for f in SWITCHES}
     assert PRESETS["scat"].rules.replace(as_text) == rules
+
+
+@pytest.mark.django_db
+def test_settle_with_cards_from_a_game_and_record_the_verdict_in_one_tap(client):
+    game = make_game(players=("Ben", "Cara", "Ana", "Dev"), preset="schwimmen", lives=2)
+    for _ in range(3):
+        game.record(RoundInputs("manual", losses={3: 1}))  # Dev swims, then is out
+    url = f"/c/{game.club.key}/g/{game.id}/referee"
+    page = text(client.get(url))
+    # The game's rules and the players still in, in their seats; Dev, who is out, is not there.
+    assert '<option value="schwimmen" selected>' in page
+    assert 'value="Ben"' in page and 'value="Ana"' in page and 'value="Dev"' not in page
+    data = {"preset": "schwimmen", "rule_lives": "2", "ending": "knock", "players": "3",
+            "knocker": "0", "p0-name": "Ben", "p0-cards": "KS QS 9S",
+            "p1-name": "Cara", "p1-cards": "AC 9C 8C", "p2-name": "Ana", "p2-cards": "10D 8D 7H",
+            "settle": "1"}  # fmt: skip
+    page = text(client.post(url, data))
+    assert "Ana loses 1 life" in page and "Record as round 4" in page
+    fields = dict(re.findall(r'form="record-verdict" name="([^"]+)" value="([^"]*)"', page))
+    assert fields == {"ending": "knock", "knocker": "0", "cards_0": "KS QS 9S",
+                      "cards_1": "AC 9C 8C", "cards_2": "10D 8D 7H"}  # fmt: skip
+    record = re.search(r'id="record-verdict" method="post" action="([^"]+)"', page).group(1)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    response = client.post(record, {**fields, "version": version, "confirm": "1"})
+    assert response.status_code == 302
+    assert Round.objects.filter(game=game, state="active").count() == 4
+    game.refresh_from_db()
+    assert game.state.lives == (2, 2, 1, 0)
+    # The view link cannot open it.
+    assert client.get(f"/v/{game.club.view_key}/g/{game.id}/referee").status_code == 404
