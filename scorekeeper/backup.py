@@ -32,7 +32,7 @@ from .models import (
     stored_rules,
     view_key_for,
 )
-from .rules import ROUND_ENDINGS, SWITCHES, Result
+from .rules import ROUND_ENDINGS, SWITCHES, Result, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
 from .rules.ruleset import RULES_VERSION
@@ -62,6 +62,7 @@ def export_club(club: Club) -> dict[str, Any]:
             "key": club.key,
             "view_generation": club.view_generation,
             "created": _when(club.created),
+            "our_rules": club.our_rules,
         },
         "players": [
             {"name": p.name, "retired": p.retired, "created": _when(p.created)}
@@ -136,6 +137,7 @@ class ClubEntry(Strict):
     view_key: str | None = None  # version 1 only: replaced by the derived view link
     view_generation: Small = 0
     created: datetime = Field(strict=False)
+    our_rules: dict[str, Any] | None = None
 
 
 class PlayerEntry(Strict):
@@ -230,6 +232,17 @@ def _check_club(entry: ClubEntry) -> None:
     )
     if Club.objects.filter(pk=entry.id).exists() or taken.exists():
         raise InputError("this club, or a club with the same key, is already here", "club")
+    if entry.our_rules is not None:
+        saved = entry.our_rules
+        if (
+            set(saved) - {"preset", "overrides", "mode"}
+            or saved.get("mode") not in Game.Mode.values
+        ):
+            raise InputError("our rules are a preset, its overrides and a mode", "club.our_rules")
+        try:
+            build_rules({"preset": saved.get("preset"), "overrides": saved.get("overrides", {})})
+        except InputError as refusal:
+            raise InputError(refusal.message, f"club.our_rules.{refusal.field}") from None
 
 
 def _check_rounds(entry: GameEntry, where: str) -> None:
@@ -267,7 +280,7 @@ def import_club(data: Any) -> Club:
     file = read_file(data)
     _check_club(file.club)
     with transaction.atomic():
-        club = Club(id=file.club.id, name=file.club.name,
+        club = Club(id=file.club.id, name=file.club.name, our_rules=file.club.our_rules,
                     view_generation=file.club.view_generation, created=file.club.created)  # fmt: skip
         club.set_key(file.club.key)
         club.save(force_insert=True)

@@ -15,7 +15,7 @@ from .rules import COUNTED, ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES, RuleSet, 
 from .rules.cards import CardError, parse_cards
 from .rules.errors import InputError
 from .rules.resolve import SHOWN_BY_ONE
-from .rules.ruleset import value_words
+from .rules.ruleset import json_value, value_words
 from .text import clean_text, sentence
 
 
@@ -89,6 +89,8 @@ class NewGameForm(forms.Form):
         choices=[("last_one", "Until one player is left"), ("rounds", "A set number of rounds")],
     )  # fmt: skip
     rounds = forms.IntegerField(label="Rounds", required=False, min_value=1, max_value=200)
+    save_rules = forms.BooleanField(label="Save these rules as our rules", required=False,
+                                    help_text="Every new game of the club then starts from them.")  # fmt: skip
 
     # Asked apart from the house rules: how many lives, and how long the game goes on.
     ASKED_APART = ("lives", "round_limit")
@@ -96,7 +98,8 @@ class NewGameForm(forms.Form):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         self.club = club
         self.members = list(club.players.filter(retired=False))
-        kwargs["initial"] = {**self._as_last_time(), **kwargs.get("initial", {})}
+        kwargs["initial"] = {**self._as_last_time(), **self._our_rules(),
+                             **kwargs.get("initial", {})}  # fmt: skip
         super().__init__(*args, **kwargs)
         for player in self.members:
             self.fields[f"plays_{player.pk}"] = forms.BooleanField(required=False)
@@ -120,6 +123,33 @@ class NewGameForm(forms.Form):
             initial[f"seat_{seat.player_id}"] = seat.position + 1
         initial["first_dealer"] = f"p{seats[(last.first_dealer + 1) % len(seats)].player_id}"
         return initial
+
+    def _our_rules(self) -> dict[str, Any]:
+        """The club's saved rules as the form's start, when it has some that still read."""
+        saved = self.club.our_rules
+        if not saved:
+            return {}
+        try:
+            rules, preset = build_rules(
+                {"preset": saved["preset"], "overrides": saved["overrides"]}
+            )
+        except (InputError, KeyError, TypeError):
+            return {}  # saved by an older Knock and no longer valid: the preset's rules then
+        initial: dict[str, Any] = {"preset": preset.id, "mode": saved.get("mode", "referee")}
+        for f in SWITCHES:
+            value = getattr(rules, f.name)
+            if f.name in self.ASKED_APART or value == getattr(preset.rules, f.name):
+                continue
+            initial[f"rule_{f.name}"] = form_key(value)
+        if rules.lives != preset.rules.lives:
+            initial["lives"] = rules.lives
+        if rules.round_limit is not None:
+            initial["length"], initial["rounds"] = "rounds", rules.round_limit
+        return initial
+
+    @property
+    def has_our_rules(self) -> bool:
+        return bool(self._our_rules())
 
     def presets(self) -> list[dict[str, Any]]:
         chosen = str(self["preset"].value())
@@ -169,6 +199,7 @@ class NewGameForm(forms.Form):
                 self.add_error("rounds", "Say how many rounds.")
                 return data
             overrides["round_limit"] = data["rounds"]
+        data["overrides"] = overrides
         try:
             data["rules"], _ = build_rules({"preset": data["preset"], "overrides": overrides})
         except InputError as refusal:
@@ -208,6 +239,13 @@ class NewGameForm(forms.Form):
             if choice in (f"p{player.pk}", f"n{player.name}"):
                 dealer = i
         mode = data.get("mode") or Game.Mode.REFEREE
+        if data.get("save_rules"):
+            self.club.our_rules = {
+                "preset": data["preset"],
+                "overrides": {name: json_value(getattr(rules, name)) for name in data["overrides"]},
+                "mode": mode,
+            }
+            self.club.save(update_fields=["our_rules"])
         return Game.start(self.club, players, dealer, rules, data["preset"], mode)
 
 

@@ -112,6 +112,9 @@ class Club(models.Model):
     view_key_hash = models.CharField(max_length=64, unique=True)
     view_generation = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(default=timezone.now)
+    # The club's own rules, saved from a new game: {"preset", "overrides", "mode"}, as
+    # ``build_rules`` reads them. Every new game starts from them.
+    our_rules = models.JSONField(null=True, blank=True)
     # A digest of the address that created it, for the rate limit; never the address itself.
     created_by = models.CharField(max_length=64, blank=True, db_index=True)
 

@@ -81,6 +81,8 @@ def a_club_with_history() -> Club:
     going.undo()
     going.edit_round(1, knock(going, "Cat", ["Ben"]))
     going.record(knock(going, "Ben", ["Ann"]))
+    club.our_rules = {"preset": "friendly", "overrides": {"lives": 4}, "mode": "count"}
+    club.save()
     counted = make_game(players=("Ann", "Cat"), club=club, mode=Game.Mode.COUNT)
     counted.record(RoundInputs("manual", losses={0: 2, 1: 1}))
     club.add_player("Dan").rename("Daniel")

@@ -114,6 +114,25 @@ def test_a_new_game_starts_from_the_last_one_and_asks_length_and_mode_apart(clie
     assert "Say how many rounds." in page
 
 
+def test_a_club_saves_its_rules_and_every_new_game_starts_from_them(client):
+    club = make_club()
+    ann, ben = club.add_player("Ann"), club.add_player("Ben")
+    client.post(reverse("new-game", args=[club.key]), {
+        "preset": "schwimmen", "lives": "5", "rule_knocker_alone": "2", "length": "rounds",
+        "rounds": "20", "mode": "count", "save_rules": "on",
+        f"plays_{ann.pk}": "on", f"plays_{ben.pk}": "on",
+    })  # fmt: skip
+    club.refresh_from_db()
+    assert club.our_rules == {"preset": "schwimmen", "mode": "count",
+                              "overrides": {"knocker_alone": 2, "lives": 5, "round_limit": 20}}  # fmt: skip
+    page = text(client.get(reverse("new-game", args=[club.key])))
+    assert "Starting from our rules" in page
+    assert 'name="preset" value="schwimmen" checked' in page
+    assert 'name="lives" value="5"' in page and 'name="rounds" value="20"' in page
+    assert 'name="length" value="rounds" checked' in page
+    assert '<option value="2" selected>' in page  # the knocker loses 2
+
+
 def test_a_new_game_needs_two_players(client):
     club = make_club()
     ann = club.add_player("Ann")
