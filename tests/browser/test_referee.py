@@ -105,3 +105,15 @@ def test_on_a_phone_every_control_is_big_enough_for_a_thumb(phone, live_server):
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing runs off the side of the screen
     assert re.search(r"Referee", phone.title())
+
+
+def test_a_card_in_one_hand_is_greyed_out_in_the_other_grids(phone, live_server):
+    open_referee(phone, live_server)
+    phone.fill("#id_p0-cards", "KS 9s 2♥")
+    player = phone.locator("#player-1")
+    player.get_by_text("Pick cards").click()
+    for code in ("KS", "9S", "2H"):
+        expect(player.locator(f".pick:has(input[value='{code}'])")).to_have_class(
+            re.compile("used")
+        )
+    expect(player.locator(".pick:has(input[value='AS'])")).not_to_have_class(re.compile("used"))
