@@ -1,12 +1,16 @@
 from django.urls import path
 
 from .api import api
-from .views import backup, clubs, games, referee
+from .views import app, backup, clubs, games, referee
 
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("referee/", referee.referee, name="referee"),
     path("healthz", clubs.healthz, name="healthz"),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service-worker"),
+    path("offline", app.offline, name="offline"),
+    path("favicon.ico", app.favicon, name="favicon"),
     path("clubs/new", clubs.create_club, name="create-club"),
     path("c/<str:key>/", clubs.club, name="club"),
     path("c/<str:key>/players/add", clubs.add_player, name="add-player"),

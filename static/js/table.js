@@ -8,8 +8,6 @@
 (function () {
   "use strict";
 
-  document.documentElement.classList.add("js");
-
   const INPUT = { knocker: "knocker", shown_by: "shown", lowest: "lowest" };
   const ROLE_WORDS = { knocker: "knocked", lowest: "lowest" };
   const SHOWN_WORDS = { dealt_thirty_one: "dealt 31", three_aces: "three aces" };
@@ -170,6 +168,91 @@
     if (form && form.contains(event.target)) sync(form);
   });
 
+  /* Offline: a Record or Undo that could not reach the server says so where the thumb is, and
+     is sent by itself when the connection is back (or by Retry). The form keeps its client id
+     and the version it was made on, so the round is saved once, or refused as stale. */
+  const NOT_SENT = "Not saved: no connection. Knock will send it when the connection is back.";
+  let unsent = null;
+
+  document.addEventListener("htmx:sendError", (event) => {
+    const elt = event.detail.elt;
+    if (!elt.matches || !elt.matches("button[name=confirm], button.undo")) return;
+    unsent = elt;
+    document.documentElement.dataset.unsent = "1";
+    const preview = document.getElementById("preview");
+    if (!preview) return;
+    const said = document.createElement("p");
+    said.className = "error";
+    said.setAttribute("role", "alert");
+    said.textContent = NOT_SENT;
+    const retry = document.createElement("button");
+    retry.type = "button";
+    retry.className = "secondary small retry";
+    retry.textContent = "Retry";
+    preview.replaceChildren(said, retry);
+  });
+
+  function resend() {
+    const tap = unsent;
+    unsent = null;
+    delete document.documentElement.dataset.unsent;
+    if (tap && document.contains(tap)) {
+      tap.disabled = false;
+      tap.click();
+    }
+  }
+  window.addEventListener("online", resend);
+  document.addEventListener("click", (event) => {
+    if (event.target.closest(".retry")) resend();
+  });
+
+  /* This phone's settings: keep the screen on (where the phone can), vibrate on a saved round. */
+  const AWAKE = "knock-awake";
+  const VIBRATE = "knock-vibrate";
+  let lock = null;
+
+  async function keepAwake(on) {
+    if (!("wakeLock" in navigator)) return;
+    if (on && !lock && document.visibilityState === "visible") {
+      try {
+        lock = await navigator.wakeLock.request("screen");
+        lock.addEventListener("release", () => {
+          lock = null;
+        });
+      } catch (error) {
+        lock = null;
+      }
+    } else if (!on && lock) {
+      await lock.release();
+    }
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (localStorage.getItem(AWAKE) === "on") keepAwake(true);
+  });
+  document.addEventListener("change", (event) => {
+    if (event.target.id === "wake") {
+      localStorage.setItem(AWAKE, event.target.checked ? "on" : "off");
+      keepAwake(event.target.checked);
+    } else if (event.target.id === "vibrate") {
+      localStorage.setItem(VIBRATE, event.target.checked ? "on" : "off");
+    }
+  });
+
+  function settings() {
+    const wake = document.getElementById("wake");
+    if (wake) {
+      wake.closest("label").hidden = !("wakeLock" in navigator);
+      wake.checked = localStorage.getItem(AWAKE) === "on";
+      if (wake.checked) keepAwake(true);
+    }
+    const vibrate = document.getElementById("vibrate");
+    if (vibrate) {
+      vibrate.closest("label").hidden = !("vibrate" in navigator);
+      vibrate.checked = localStorage.getItem(VIBRATE) !== "off";
+    }
+  }
+
   document.addEventListener("htmx:beforeRequest", (event) => {
     recorded = event.detail.elt.name === "confirm" || event.detail.elt.classList.contains("undo");
   });
@@ -186,8 +269,12 @@
         toast.textContent = "";
       }, TOAST_SECONDS * 1000);
     }
-    if (!recorded || !form) return;
+    if (!recorded) return;
     recorded = false;
+    if (toast && / saved /.test(toast.textContent) && localStorage.getItem(VIBRATE) !== "off") {
+      if (navigator.vibrate) navigator.vibrate(40);
+    }
+    if (!form) return;
     const refused = form.querySelector("#preview .error");
     const start = refused
       ? form.querySelector("button[name=confirm]")
@@ -198,5 +285,6 @@
   document.addEventListener("DOMContentLoaded", () => {
     const form = recordForm();
     if (form) sync(form);
+    settings();
   });
 })();

@@ -1,0 +1,77 @@
+"""What makes Knock a phone app: its manifest, its service worker and the page it shows offline."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET
+
+# The files a second visit never fetches again: the stylesheet, the scripts and the icons.
+PRECACHED = [
+    "css/knock.css",
+    "js/app.js",
+    "js/table.js",
+    "js/share.js",
+    "js/new_game.js",
+    "js/referee.js",
+    "django_htmx/htmx-2.min.js",
+    "django_htmx/django-htmx.js",
+    "icons/icon.svg",
+    "icons/icon-192.png",
+    "icons/favicon.ico",
+]
+THEME, PAPER = "#0f5132", "#fbfaf7"
+
+
+@require_GET
+@cache_control(max_age=3600)
+def manifest(request: HttpRequest) -> JsonResponse:
+    icons = [
+        {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {"src": static("icons/icon-maskable-512.png"), "sizes": "512x512", "type": "image/png",
+         "purpose": "maskable"},
+    ]  # fmt: skip
+    response = JsonResponse({
+        "name": "Knock: the scorekeeper for 31",
+        "short_name": "Knock",
+        "description": "Lives, rules and referee for the card game 31 (Scat, Schwimmen).",
+        "start_url": reverse("home"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": PAPER,
+        "theme_color": THEME,
+        "icons": icons,
+    })  # fmt: skip
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+@require_GET
+@cache_control(no_cache=True)
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The worker, naming the static files' real (hashed, in production) URLs; its version
+    changes with them, so a new release replaces what the phones keep."""
+    precache = [static(path) for path in PRECACHED]
+    version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:12]
+    return render(request, "sw.js", {
+        "precache": json.dumps(precache), "version": version,
+        "offline_url": reverse("offline"), "static_url": static(""),
+    }, content_type="text/javascript")  # fmt: skip
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    return render(request, "scorekeeper/offline.html")
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """Browsers ask for /favicon.ico by themselves: whitenoise serves it from the icons."""
+    return HttpResponsePermanentRedirect(static("icons/favicon.ico"))

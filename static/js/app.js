@@ -1,0 +1,46 @@
+/* Every page: the theme this phone chose, the offline banner, and the service worker that keeps
+ * Knock's files on the phone. Loaded in the head, before the page is drawn, so a dark page never
+ * flashes white. */
+(function () {
+  "use strict";
+
+  const root = document.documentElement;
+  const THEME = "knock-theme";
+  root.classList.add("js");
+
+  function applyTheme() {
+    const chosen = localStorage.getItem(THEME);
+    if (chosen === "light" || chosen === "dark") root.dataset.theme = chosen;
+    else delete root.dataset.theme;
+  }
+  applyTheme();
+
+  function showOffline() {
+    const banner = document.getElementById("offline");
+    if (banner) banner.hidden = navigator.onLine;
+  }
+
+  window.addEventListener("offline", showOffline);
+  window.addEventListener("online", () => {
+    showOffline();
+    // Back online: the table is drawn again at once instead of at the next poll, unless a tap
+    // is waiting to be sent (its answer draws the table).
+    if (!root.dataset.unsent) document.body.dispatchEvent(new CustomEvent("game-changed"));
+  });
+
+  document.addEventListener("change", (event) => {
+    if (event.target.id !== "theme") return;
+    if (event.target.value === "auto") localStorage.removeItem(THEME);
+    else localStorage.setItem(THEME, event.target.value);
+    applyTheme();
+  });
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const select = document.getElementById("theme");
+    if (select) select.value = localStorage.getItem(THEME) || "auto";
+    showOffline();
+    if ("serviceWorker" in navigator && root.dataset.worker) {
+      navigator.serviceWorker.register(root.dataset.worker).catch(() => {});
+    }
+  });
+})();

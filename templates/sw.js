@@ -1,0 +1,56 @@
+/* Knock's service worker: its files kept on the phone, and the tables it has seen kept for a
+ * reload without a connection. Drawn by the server, so the list names the files' real URLs. */
+"use strict";
+
+const VERSION = "{{ version }}";
+const FILES = "files-" + VERSION;
+const PAGES = "pages";
+const PRECACHE = {{ precache|safe }};
+const OFFLINE = "{{ offline_url }}";
+const STATIC = "{{ static_url }}";
+// A game's pages, through either link: the table and its round log.
+const KEPT = /^\/(c|v)\/[^/]+\/g\/[^/]+\/(log)?$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(FILES).then((cache) => cache.addAll([...PRECACHE, OFFLINE])));
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) =>
+        Promise.all(
+          keys.filter((key) => key.startsWith("files-") && key !== FILES).map((key) => caches.delete(key))
+        )
+      )
+      .then(() => self.clients.claim())
+  );
+});
+
+/* A page: from the network, keeping a game's page for later; without a network, the page as
+   last kept, or else the offline page. */
+async function page(request) {
+  const kept = await caches.open(PAGES);
+  try {
+    const response = await fetch(request);
+    if (response.ok && KEPT.test(new URL(request.url).pathname)) {
+      await kept.put(request, response.clone());
+    }
+    return response;
+  } catch (error) {
+    return (await kept.match(request)) || (await caches.match(OFFLINE));
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith(STATIC)) {
+    event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
+  } else if (request.mode === "navigate") {
+    event.respondWith(page(request));
+  }
+});

@@ -1,0 +1,258 @@
+"""Knock as a phone app, in a real Chromium: installable, kept on the phone by its service worker,
+honest when the network drops, dark at night, and usable by keyboard and screen reader (axe)."""
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from scorekeeper.models import Game, Round, RoundInputs
+
+from ..factory import make_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 390, "height": 844}
+SHOTS = Path(__file__).resolve().parent.parent.parent / "test-results"
+
+
+def phone_context(browser, **options):
+    context = browser.new_context(viewport=PHONE, has_touch=True, **options)
+    context.set_default_timeout(10_000)
+    return context
+
+
+def shot(page, name):
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"app-{name}.png")
+
+
+def worker_ready(page):
+    """Wait until the service worker controls the page (a reload after its first install)."""
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.ready")
+    page.evaluate("navigator.serviceWorker.ready")
+    if not page.evaluate("!!navigator.serviceWorker.controller"):
+        page.reload()
+    page.wait_for_function("!!navigator.serviceWorker.controller")
+
+
+def test_the_manifest_and_icons_are_valid_and_the_worker_registers(browser, live_server):
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest = page.request.get(live_server.url + href)
+    assert manifest.headers["content-type"].startswith("application/manifest+json")
+    data = manifest.json()
+    assert data["short_name"] == "Knock" and data["display"] == "standalone"
+    assert data["start_url"] == "/" and data["theme_color"] and data["background_color"]
+    sizes = {(icon["sizes"], icon.get("purpose", "any")) for icon in data["icons"]}
+    assert sizes == {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
+    for icon in data["icons"]:
+        png = page.request.get(live_server.url + icon["src"]).body()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = int.from_bytes(png[16:20]), int.from_bytes(png[20:24])
+        assert f"{width}x{height}" == icon["sizes"]
+    touch = page.locator("link[rel=apple-touch-icon]").get_attribute("href")
+    assert page.request.get(live_server.url + touch).ok
+    favicon = page.request.get(live_server.url + "/favicon.ico")
+    assert favicon.ok and favicon.body()[:4] == b"\x00\x00\x01\x00"  # an ICO file
+    worker_ready(page)
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
+    context.close()
+
+
+def test_a_second_visit_fetches_no_static_file_and_the_first_is_light(browser, live_server):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context = phone_context(browser)
+    page = context.new_page()
+    first: list = []
+    page.on("response", lambda response: first.append(response))
+    page.goto(live_server.url + game.get_absolute_url())
+    worker_ready(page)
+    # The first load's weight: every file the table page needs, gzipped, htmx included.
+    page_files = [
+        r for r in first if r.request.resource_type in ("document", "stylesheet", "script")
+    ]
+    weight = sum(len(gzip.compress(r.body())) for r in page_files if r.ok)
+    own_script = sum(len(r.body()) for r in page_files if "/static/js/" in r.url)
+    print(f"\ntable page, first load: {weight / 1024:.1f} KB gzipped; Knock's own JS "
+          f"{own_script / 1024:.1f} KB unminified")  # fmt: skip
+    assert weight < 40 * 1024
+    second = context.new_page()
+    fetched: list = []
+    second.on("response", lambda response: fetched.append(response))
+    second.goto(live_server.url + game.get_absolute_url())
+    expect(second.locator("#table h1")).to_have_text("Round 1")
+    statics = [r for r in fetched if "/static/" in r.url]
+    assert statics, "the page uses static files"
+    assert all(r.from_service_worker for r in statics), [r.url for r in statics]
+    context.close()
+
+
+def test_a_record_made_offline_says_so_and_is_saved_once_when_back_online(browser, live_server):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    worker_ready(page)
+    page.locator("#record .tile").nth(0).click()
+    page.locator("#record .tile").nth(2).click()
+    expect(page.locator("#preview")).to_contain_text("Cara −1")
+    context.set_offline(True)
+    expect(page.locator("#offline")).to_be_visible()
+    page.get_by_role("button", name="Record round 1").click()
+    expect(page.locator("#preview .error")).to_have_text(
+        "Not saved: no connection. Knock will send it when the connection is back."
+    )
+    shot(page, "table-offline")
+    assert not Round.objects.exists()
+    context.set_offline(False)
+    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1")
+    expect(page.locator("#offline")).to_be_hidden()
+    page.wait_for_timeout(500)
+    assert Round.objects.filter(game=game).count() == 1
+    context.close()
+
+
+def test_a_reload_while_offline_shows_the_last_table_seen(browser, live_server):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    worker_ready(page)
+    page.reload()  # kept by the worker now that it controls the page
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#table h1")).to_have_text("Round 2")
+    expect(page.locator("#offline")).to_be_visible()
+    expect(page.locator("#offline")).to_contain_text("may be out of date")
+    # A page this phone never opened: the offline page, not the browser's error.
+    page.goto(live_server.url + "/referee/")
+    expect(page.locator("h1")).to_have_text("No connection")
+    context.close()
+
+
+def test_the_wake_lock_switch_is_there_where_the_api_is(browser, live_server):
+    game = make_game()
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    page.get_by_text("This phone").click()
+    has_api = page.evaluate("'wakeLock' in navigator")
+    wake = page.get_by_label("Keep the screen on")
+    if has_api:
+        expect(wake).to_be_visible()
+        wake.check()
+        page.reload()
+        page.get_by_text("This phone").click()
+        expect(page.get_by_label("Keep the screen on")).to_be_checked()  # remembered per phone
+    else:
+        expect(wake).to_be_hidden()
+    context.close()
+
+
+def luminance(rgb: str) -> float:
+    r, g, b = (int(v) / 255 for v in re.findall(r"\d+", rgb)[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_dark_mode_follows_the_phone_and_a_switch_forces_either(browser, live_server):
+    game = make_game()
+    context = phone_context(browser, color_scheme="dark")
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    assert luminance(background) < 0.1, background
+    shot(page, "table-dark")
+    page.select_option("#theme", "light")
+    assert (
+        luminance(page.evaluate("getComputedStyle(document.documentElement).backgroundColor")) > 0.9
+    )
+    page.reload()  # remembered per phone
+    assert (
+        luminance(page.evaluate("getComputedStyle(document.documentElement).backgroundColor")) > 0.9
+    )
+    shot(page, "table-light")
+    context.close()
+
+
+def every_page(game):
+    club = game.club
+    key, view = club.key, club.view_key
+    return {
+        "home": "/",
+        "club": f"/c/{key}/",
+        "new game": f"/c/{key}/games/new",
+        "table": f"/c/{key}/g/{game.id}/",
+        "round log": f"/c/{key}/g/{game.id}/log",
+        "referee": "/referee/",
+        "view club": f"/v/{view}/",
+        "view table": f"/v/{view}/g/{game.id}/",
+        "view log": f"/v/{view}/g/{game.id}/log",
+        "edit round": f"/c/{key}/g/{game.id}/rounds/1/edit",
+        "invite": f"/c/{key}/g/{game.id}/invite",
+    }
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_on_any_page(browser, live_server, scheme):
+    game = make_game(players=("Ana", "Ben"), lives=1)
+    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben on the county
+    over = make_game(players=("Ana", "Ben"), lives=1, club=game.club)
+    for _ in range(2):
+        over.record(RoundInputs("knock", knocker=0, lowest=(1,)))
+    assert Game.objects.get(pk=over.pk).finished
+    context = phone_context(browser, color_scheme=scheme)
+    page = context.new_page()
+    axe = Axe()
+    pages = {**every_page(game), "game over": over.get_absolute_url()}
+    found = {}
+    for name, url in pages.items():
+        page.goto(live_server.url + url)
+        results = axe.run(page)
+        serious = [
+            (v["id"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        if serious:
+            found[name] = serious
+    assert not found, json.dumps(found, indent=1)
+    context.close()
+
+
+def test_a_round_recorded_with_the_keyboard_alone(browser, live_server):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    # From the chosen ending, Tab goes on to the players in their order.
+    page.locator("#record input[name=ending]:checked").focus()
+    page.keyboard.press("Tab")
+    expect(page.locator("#record .tile").nth(0)).to_be_focused()
+    page.keyboard.press("Enter")  # Ana knocked
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(page.locator("#record .tile").nth(2)).to_be_focused()
+    page.keyboard.press("Space")  # Cara was lowest
+    expect(page.locator("#preview")).to_contain_text("Cara −1")
+    record = page.get_by_role("button", name="Record round 1")
+    for _ in range(12):
+        if page.evaluate("document.activeElement.name") == "confirm":
+            break
+        page.keyboard.press("Tab")
+    expect(record).to_be_focused()
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
+    page.keyboard.press("Enter")
+    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1")
+    # The focus is back where the next round starts, not at the top of the page.
+    expect(page.locator("#record input[name=ending]:checked")).to_be_focused()
+    assert Round.objects.filter(game=game).count() == 1
+    context.close()

@@ -1,0 +1,42 @@
+"""The files that make Knock a phone app, through the test client."""
+
+import json
+
+from django.templatetags.static import static
+
+
+def test_the_manifest_names_the_app_and_its_icons(client):
+    response = client.get("/manifest.webmanifest")
+    assert response["Content-Type"] == "application/manifest+json"
+    data = json.loads(response.content)
+    assert data["short_name"] == "Knock" and data["display"] == "standalone"
+    assert [icon["src"] for icon in data["icons"]] == [
+        static("icons/icon-192.png"), static("icons/icon-512.png"),
+        static("icons/icon-maskable-512.png"),
+    ]  # fmt: skip
+
+
+def test_the_worker_precaches_the_static_files_and_is_never_cached_long(client):
+    response = client.get("/sw.js")
+    assert response["Content-Type"].startswith("text/javascript")
+    assert "no-cache" in response["Cache-Control"]
+    body = response.content.decode()
+    for path in ("css/knock.css", "js/app.js", "js/table.js", "django_htmx/htmx-2.min.js"):
+        assert f'"{static(path)}"' in body
+    assert 'const OFFLINE = "/offline";' in body
+    # Its version follows the files it names, so a release with new files replaces the old.
+    assert body == client.get("/sw.js").content.decode()
+
+
+def test_the_offline_page_and_the_favicon(client):
+    assert "No connection" in client.get("/offline").content.decode()
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == static("icons/favicon.ico")
+
+
+def test_every_page_links_the_manifest_and_loads_its_scripts_from_static(client):
+    page = client.get("/").content.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert f'<script src="{static("js/app.js")}"></script>' in page
+    assert 'data-worker="/sw.js"' in page
+    assert "<script>" not in page  # no inline script, still
