@@ -256,3 +256,73 @@ def test_a_round_recorded_with_the_keyboard_alone(browser, live_server):
     expect(page.locator("#record input[name=ending]:checked")).to_be_focused()
     assert Round.objects.filter(game=game).count() == 1
     context.close()
+
+
+def contrast(a: str, b: str) -> float:
+    def channel(v: float) -> float:
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    def lum(rgb: str) -> float:
+        r, g, b = (channel(int(v)) for v in re.findall(r"\d+", rgb)[:3])
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((lum(a), lum(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_borders_tokens_labels_and_focus_rings_meet_their_contrast(browser, live_server, scheme):
+    game = make_game(players=("Ana", "Ben", "Cara"), lives=1)
+    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben on the county
+    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben out
+    context = phone_context(browser, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+
+    def style(selector, prop):
+        return page.locator(selector).first.evaluate(f"el => getComputedStyle(el).{prop}")
+
+    paper = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    tile = style(".seat.in .tile", "backgroundColor")
+    checks = {
+        "chip border": (style("#record .endings .chip:not(:has(:checked))", "borderTopColor"), paper, 3),
+        "tile border": (style(".seat.in .tile", "borderTopColor"), paper, 3),
+        "out label": (style(".seat.out .status", "color"), style(".seat.out .tile", "backgroundColor"), 4.5),
+        "muted text": (style(".tap-hint", "color"), paper, 4.5),
+    }  # fmt: skip
+    page.locator("#record .tile").first.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    checks["focus ring"] = (style("#record .tile", "outlineColor"), paper, 3)
+    checks["lost life"] = (style(".seat.out .token.lost", "borderTopColor"),
+                           style(".seat.out .tile", "backgroundColor"), 3)  # fmt: skip
+    found = {name: round(contrast(a, b), 2) for name, (a, b, _least) in checks.items()}
+    low = {name: ratio for name, ratio in found.items() if ratio < checks[name][2]}
+    print(f"\n{scheme}: {found} (tile background {tile})")
+    assert not low, low
+    context.close()
+
+
+def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(browser, live_server):
+    game = make_game(players=("Ana", "Ben", "Cara", "Dev"))
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    page.evaluate("document.documentElement.style.fontSize = '36px'")  # 200 % of 18 px
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    boxes = [page.locator(s).bounding_box() for s in ("header .brand", "header nav a >> nth=0",
+                                                        "header nav a >> nth=1")]  # fmt: skip
+    for a, b in zip(boxes, boxes[1:], strict=False):
+        apart = a["x"] + a["width"] <= b["x"] + 1 or a["y"] + a["height"] <= b["y"] + 1
+        assert apart, "header links overlap"
+    for tile in page.locator("#record .tile").all():
+        name, lives = tile.locator(".name").bounding_box(), tile.locator(".lives").bounding_box()
+        assert name["y"] + name["height"] <= lives["y"] + 1, "name and lives overlap"
+    record = page.get_by_role("button", name="Record round 1")
+    assert record.evaluate(
+        "el => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1"
+    )
+    shot(page, "table-200-percent")
+    context.close()
