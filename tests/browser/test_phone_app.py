@@ -2,6 +2,7 @@
 honest when the network drops, dark at night, and usable by keyboard and screen reader (axe)."""
 
 import gzip
+import itertools
 import json
 import re
 from pathlib import Path
@@ -314,7 +315,7 @@ def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(browser, live_se
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     boxes = [page.locator(s).bounding_box() for s in ("header .brand", "header nav a >> nth=0",
                                                         "header nav a >> nth=1")]  # fmt: skip
-    for a, b in zip(boxes, boxes[1:], strict=False):
+    for a, b in itertools.pairwise(boxes):
         apart = a["x"] + a["width"] <= b["x"] + 1 or a["y"] + a["height"] <= b["y"] + 1
         assert apart, "header links overlap"
     for tile in page.locator("#record .tile").all():
