@@ -79,6 +79,15 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
         for i, line in enumerate(lines)
     )
     summary = f"Lives over {rounds} round{'s' if rounds != 1 else ''}; now: {ends}."
+    # Round by round, for a screen reader: who changed, and to what (the last chance by name).
+    said = {-1: "out", 0: last_chance or "0 lives"}
+    for i in range(1, rounds + 1):
+        moved = [
+            f"{line.name} {said.get(history[i][p], history[i][p])}"
+            for p, line in enumerate(lines)
+            if history[i][p] != history[i - 1][p]
+        ]
+        summary += f" Round {i}: {', '.join(moved) if moved else 'no change'}."
     return Chart(WIDTH, HEIGHT, lines, y_ticks, x_ticks, rounds, summary,
                  HEIGHT - PAD_BOTTOM, PAD_LEFT, WIDTH - PAD_RIGHT)  # fmt: skip
 

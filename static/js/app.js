@@ -15,6 +15,20 @@
   }
   applyTheme();
 
+  /* iOS has no install prompt: a one-line hint on the home page, until it is dismissed. */
+  const HINTED = "knock-install-hint";
+  function installHint() {
+    const hint = document.getElementById("install-hint");
+    const ios = /iPhone|iPad|iPod/.test(navigator.userAgent);
+    const installed = window.matchMedia("(display-mode: standalone)").matches || navigator.standalone;
+    if (!hint || !ios || installed || localStorage.getItem(HINTED)) return;
+    hint.hidden = false;
+    document.getElementById("install-hint-done").addEventListener("click", () => {
+      localStorage.setItem(HINTED, "1");
+      hint.hidden = true;
+    });
+  }
+
   function showOffline() {
     const banner = document.getElementById("offline");
     if (banner) banner.hidden = navigator.onLine;
@@ -39,6 +53,7 @@
     const select = document.getElementById("theme");
     if (select) select.value = localStorage.getItem(THEME) || "auto";
     showOffline();
+    installHint();
     if ("serviceWorker" in navigator && root.dataset.worker) {
       navigator.serviceWorker.register(root.dataset.worker).catch(() => {});
     }

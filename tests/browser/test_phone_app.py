@@ -327,3 +327,23 @@ def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(browser, live_se
     )
     shot(page, "table-200-percent")
     context.close()
+
+
+IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 "
+          "(KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1")  # fmt: skip
+
+
+def test_install_is_hinted_once_on_an_iphone_and_never_elsewhere(browser, live_server):
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    expect(page.locator("#install-hint")).to_be_hidden()  # Chromium offers its own prompt
+    context.close()
+    context = phone_context(browser, user_agent=IPHONE)
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    expect(page.locator("#install-hint")).to_be_visible()
+    page.get_by_role("button", name="Got it").click()
+    page.reload()
+    expect(page.locator("#install-hint")).to_be_hidden()  # nothing nags
+    context.close()

@@ -415,7 +415,7 @@ def test_the_round_log_has_a_score_sheet_and_tells_the_last_chance_from_out(clie
     assert ">on the county</text>" in page and ">out</text>" in page
     game.record(RoundInputs("manual", losses={1: 1}))
     page = text(client.get(url("round-log", game)))
-    assert "now: Ann 1, Ben out." in page
+    assert "now: Ann 1, Ben out. Round 1: Ben on the county. Round 2: Ben out." in page
 
 
 def test_several_players_are_added_at_once(client):
