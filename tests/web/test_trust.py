@@ -40,7 +40,7 @@ def cpu_ms(request) -> tuple[float, object]:
 
 
 class TestNumbers:
-    """Every number from outside is read by one strict reader: refused in well under 50 ms."""
+    """Every number from outside is read by one strict reader: refused as fast as a plain one."""
 
     def requests(self, client, game, raw):
         club = game.club
@@ -71,16 +71,19 @@ class TestNumbers:
         yield "/referee/", lambda: client.post("/referee/", {"preset": "scat", "players": raw,
                                                               "rule_lives": raw})  # fmt: skip
 
-    def test_no_request_with_a_number_in_it_takes_more_than_50_ms_of_cpu(self, client):
+    def test_no_number_makes_a_request_slower_than_a_plain_one(self, client):
+        """Measured against the same request with a plain "3", in the same process: a number that
+        stalled the reader (a million digits, 1e999999) would take seconds, not a few ms more."""
         game = make_game(players=("Ann", "Ben"))
         for _url, request in self.requests(client, game, "3"):
             request()  # warm up: templates, schemas and rules are built once per process
+        plain = [cpu_ms(request)[0] for _url, request in self.requests(client, game, "3")]
         rounds = Round.objects.count()
         for raw in WORST_NUMBERS:
-            for url, request in self.requests(client, game, raw):
+            for (url, request), base in zip(self.requests(client, game, raw), plain, strict=True):
                 took, answer = cpu_ms(request)
                 assert answer.status_code in (200, 302, 400), (url, raw, answer.content[:200])
-                assert took < 50, (url, raw[:20], f"{took:.1f} ms")
+                assert took < 3 * base + 10, (url, raw[:20], f"{took:.1f} ms, plain {base:.1f} ms")
         assert Round.objects.count() == rounds
         assert Game.objects.count() == 1
 
