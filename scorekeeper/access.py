@@ -47,6 +47,7 @@ class Link:
         "game": "view-game",
         "round-log": "view-round-log",
         "game-version": "view-game-version",
+        "stats": "view-stats",
     }
 
     def url(self, page: str, *args: object) -> str:

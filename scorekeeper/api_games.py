@@ -31,8 +31,10 @@ from .schemas import (
     RecordOut,
     RoundIn,
     StaleOut,
+    StatsOut,
     UndoIn,
 )
+from .stats import club_stats, stats_filters
 
 router = Router()
 REFUSALS = {400: ErrorOut, 404: ErrorOut, 413: ErrorOut, 415: ErrorOut}
@@ -269,3 +271,13 @@ def undo(request: HttpRequest, game: uuid.UUID, payload: UndoIn):
 
 
 __all__ = ["router"]
+
+
+@router.get("/clubs/{uuid:club}/stats", response={200: StatsOut, 404: ErrorOut, **REFUSALS},
+            auth=ClubKey(), url_name="club-stats")  # fmt: skip
+def club_stats_api(request: HttpRequest, club: uuid.UUID, preset: str | None = None,
+                   since: str | None = None):  # fmt: skip
+    """Each player's numbers across the club's games, filtered by rule set and start date."""
+    found = club_from(request, club)
+    stats = club_stats(found, *stats_filters(preset, since))
+    return {"players": [p.as_data() for p in stats.players], "games": stats.games}

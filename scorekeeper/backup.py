@@ -77,6 +77,7 @@ def export_club(club: Club) -> dict[str, Any]:
                 "readings": game.readings,
                 "first_dealer": game.first_dealer,
                 "mode": game.mode,
+                "name": game.name,
                 "created": _when(game.created),
                 "version": game.version,
                 "seats": [
@@ -175,6 +176,7 @@ class GameEntry(Strict):
     ] = Field(default_factory=list)
     first_dealer: Seat
     mode: Literal["referee", "count"] = "referee"
+    name: Annotated[str, _plain(100)] = ""
     created: datetime = Field(strict=False)
     version: Small = 0
     seats: list[Annotated[str, _plain(60)]] = Field(min_length=2, max_length=20)
@@ -317,7 +319,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
     game = Game.objects.create(
         id=entry.id, club=club, preset=entry.preset, rules_data=rules.as_dict(),
         readings=entry.readings, first_dealer=entry.first_dealer, created=entry.created,
-        mode=entry.mode,
+        mode=entry.mode, name=entry.name,
         version=entry.version,
     )  # fmt: skip
     GameSeat.objects.bulk_create(
@@ -339,6 +341,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
         raise InputError("a round in play waits for the table's choice", f"{where}.rounds")
     game.set_state(game.version, state)
     game.save(update_fields=["state_data", "round_count", "finished", "result_text"])
+    game.rebuild_tallies(state, steps)
 
 
 # ---- a spreadsheet -------------------------------------------------------------------------

@@ -53,6 +53,11 @@ class PlayerNamesForm(forms.Form):
         return list(dict.fromkeys(names))
 
 
+class GameNameForm(forms.Form):
+    name = forms.CharField(label="Name of the game", required=False, max_length=100, strip=True,
+                           validators=[plain_text])  # fmt: skip
+
+
 class ReplaceLinkForm(forms.Form):
     which = forms.ChoiceField(choices=[("secret", "Secret"), ("view", "View")])
     # The view link's generation the page showed: a second phone's press is then not a second
@@ -89,6 +94,8 @@ class NewGameForm(forms.Form):
         choices=[("last_one", "Until one player is left"), ("rounds", "A set number of rounds")],
     )  # fmt: skip
     rounds = forms.IntegerField(label="Rounds", required=False, min_value=1, max_value=200)
+    name = forms.CharField(label="Name of the game", required=False, max_length=100, strip=True,
+                           validators=[plain_text], help_text="Optional: “Friday at Ana's”.")  # fmt: skip
     save_rules = forms.BooleanField(label="Save these rules as our rules", required=False,
                                     help_text="Every new game of the club then starts from them.")  # fmt: skip
 
@@ -246,7 +253,11 @@ class NewGameForm(forms.Form):
                 "mode": mode,
             }
             self.club.save(update_fields=["our_rules"])
-        return Game.start(self.club, players, dealer, rules, data["preset"], mode)
+        game = Game.start(self.club, players, dealer, rules, data["preset"], mode)
+        if data.get("name"):
+            game.name = " ".join(data["name"].split())
+            game.save(update_fields=["name"])
+        return game
 
 
 # The ending chips at the table: short, as players say it.

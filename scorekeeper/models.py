@@ -20,14 +20,23 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
 from .rules import PRESETS, Result, RuleSet, build_rules
 from .rules.errors import InputError
-from .rules.game import GameState, RoundInput, Step, advance, describe_changes
+from .rules.game import (
+    TALLIES,
+    GameState,
+    RoundInput,
+    Step,
+    advance,
+    describe_changes,
+    seat_results,
+    tallies,
+)
 from .rules.game import play as play_round
 from .rules.game import replay as replay_game
 from .rules.game import start as start_game
@@ -319,6 +328,7 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     # The table after the latest round, at ``version``: see the class's docstring.
     state_data = models.JSONField(null=True, blank=True)
+    name = models.CharField(max_length=100, blank=True)  # "Friday at Ana's"
     # Derived from the rounds, kept for lists of games; rewritten with every change.
     finished = models.BooleanField(default=False)
     result_text = models.CharField(max_length=300, blank=True)
@@ -464,6 +474,7 @@ class Game(models.Model):
                     if moved:
                         new.version = self.version + 1
                         new.save()
+                        self.add_tallies(step, after)
             except IntegrityError:
                 # Only a tap already recorded may collide here; anything else is a fault.
                 if self.has_round_from(inputs.client_id):
@@ -491,8 +502,8 @@ class Game(models.Model):
             last.state, last.changed = Round.UNDONE, timezone.now()
             last.gone_version = game.version + 1
             last.save(update_fields=["state", "changed", "gone_version"])
-            after, _steps = game.steps(rounds[:-1])
-            game.store(after)
+            after, steps = game.steps(rounds[:-1])
+            game.store(after, steps)
         self.set_state(game.version, after)
         return last
 
@@ -520,7 +531,7 @@ class Game(models.Model):
             old.save(update_fields=["state", "changed", "gone_version"])
             new.save()
             before = game.state
-            game.store(after)
+            game.store(after, steps)
         self.set_state(game.version, after)
         return describe_changes(before, after)
 
@@ -529,18 +540,55 @@ class Game(models.Model):
         are in the stored words)."""
         with transaction.atomic():
             game = self.locked()
-            after, _steps = game.steps()
-            game.store(after)
+            after, steps = game.steps()
+            game.store(after, steps)
         self.set_state(game.version, after)
         return after
 
     # ---- helpers of the verbs ------------------------------------------------------------
 
-    def store(self, after: GameState) -> None:
-        """Bump the version and store ``after`` and the summary kept for lists of games."""
+    def store(self, after: GameState, steps: tuple[Step, ...]) -> None:
+        """Bump the version and store ``after``, the summary kept for lists of games, and each
+        seat's tallies worked out again from ``steps``."""
         self.set_state(self.version + 1, after)
         self.save(update_fields=["version", "state_data", "round_count", "finished",
                                  "result_text"])  # fmt: skip
+        self.rebuild_tallies(after, steps)
+
+    def add_tallies(self, step: Step, after: GameState) -> None:
+        """One more round's tallies: an UPDATE for each seat it touched (one or two, mostly)."""
+        for position, counts in enumerate(tallies(step, len(after.names))):
+            changed = {name: F(name) + n for name, n in counts.items() if n}
+            if changed:
+                GameSeat.objects.filter(game_id=self.pk, position=position).update(**changed)
+        if after.game_over:
+            for position, result in enumerate(seat_results(after)):
+                GameSeat.objects.filter(game_id=self.pk, position=position).update(result=result)
+
+    def rebuild_tallies(self, after: GameState, steps: tuple[Step, ...]) -> None:
+        seats = list(GameSeat.objects.filter(game_id=self.pk).order_by("position"))
+        totals = [dict.fromkeys(TALLIES, 0) for _ in seats]
+        for step in steps:
+            for total, counts in zip(totals, tallies(step, len(seats)), strict=True):
+                for name, n in counts.items():
+                    total[name] += n
+        for seat, total, result in zip(seats, totals, seat_results(after), strict=True):
+            seat.__dict__.update(total, result=result)
+        GameSeat.objects.bulk_update(seats, [*TALLIES, "result"])
+
+    def tallies_differ(self) -> bool:
+        """Whether the seats' stored tallies differ from the rounds (for check_game_states)."""
+        after, steps = self.steps()
+        stored = list(GameSeat.objects.filter(game_id=self.pk).order_by("position")
+                      .values_list(*TALLIES, "result"))  # fmt: skip
+        totals = [dict.fromkeys(TALLIES, 0) for _ in stored]
+        for step in steps:
+            for total, counts in zip(totals, tallies(step, len(stored)), strict=True):
+                for name, n in counts.items():
+                    total[name] += n
+        worked_out = [(*(t[name] for name in TALLIES), r)
+                      for t, r in zip(totals, seat_results(after), strict=True)]  # fmt: skip
+        return stored != worked_out
 
     def set_state(self, version: int, after: GameState) -> None:
         """This instance as the game stands at ``version``, with ``after`` as its state."""
@@ -598,6 +646,14 @@ class GameSeat(models.Model):
     # A seated player cannot be removed alone; removing the whole club takes its games along.
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats")
     position = models.PositiveSmallIntegerField()
+    # The seat's tallies for the club's statistics (rules.game.tallies), kept with every round
+    # in the same transaction and worked out again on undo and edit; and how the game ended.
+    rounds_lost = models.PositiveIntegerField(default=0)
+    lives_lost = models.PositiveIntegerField(default=0)
+    knocks = models.PositiveIntegerField(default=0)
+    knocks_caught = models.PositiveIntegerField(default=0)
+    thirty_ones = models.PositiveIntegerField(default=0)
+    result = models.CharField(max_length=5, blank=True)  # won, tied, lost; empty while playing
 
     class Meta:
         ordering = ["position"]

@@ -473,3 +473,23 @@ class RecordOut(GameStateOut):
 
 class StaleOut(ErrorOut):
     game: GameStateOut
+
+
+class PlayerStatsOut(BaseModel):
+    name: str
+    retired: bool
+    games: int = Field(description="Games with a seat, abandoned and deleted ones excluded")
+    finished: int
+    wins: int = Field(description="Finished games won alone")
+    ties: int
+    rounds_lost: int
+    lives_lost: int
+    knocks: int
+    knocks_caught: int = Field(description="Rounds knocked in which the knocker lost lives")
+    thirty_ones: int = Field(description="Rounds ended by the player's 31, shown or dealt")
+    nemesis: str | None = Field(description="Who won most of the player's lost games; null if tied")
+
+
+class StatsOut(BaseModel):
+    players: list[PlayerStatsOut]
+    games: int

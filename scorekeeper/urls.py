@@ -17,6 +17,7 @@ urlpatterns = [
     path("c/<str:key>/players/<int:player_id>/rename", clubs.rename_player, name="rename-player"),
     path("c/<str:key>/players/<int:player_id>/retire", clubs.retire_player, name="retire-player"),
     path("c/<str:key>/games/new", games.new_game, name="new-game"),
+    path("c/<str:key>/stats", clubs.stats, name="stats"),
     path("c/<str:key>/replace-link", clubs.replace_link, name="replace-link"),
     path("c/<str:key>/export.json", backup.export_club, name="export-club"),
     path("c/<str:key>/games.csv", backup.export_games_csv, name="export-games-csv"),
@@ -26,6 +27,7 @@ urlpatterns = [
     path("c/<str:key>/g/<uuid:game_id>/undo", games.undo, name="undo"),
     path("c/<str:key>/g/<uuid:game_id>/mode", games.game_mode, name="game-mode"),
     path("c/<str:key>/g/<uuid:game_id>/invite", games.invite, name="invite"),
+    path("c/<str:key>/g/<uuid:game_id>/name", games.name_game, name="name-game"),
     path("c/<str:key>/g/<uuid:game_id>/referee", referee.game_referee, name="game-referee"),
     path(
         "c/<str:key>/g/<uuid:game_id>/rounds/<int:number>/edit", games.edit_round, name="edit-round"
@@ -34,6 +36,7 @@ urlpatterns = [
     path("c/<str:key>/g/<uuid:game_id>/again", games.play_again, name="play-again"),
     # The view link's pages: the same views, opened read-only.
     path("v/<str:view_key>/", clubs.club, name="view-club"),
+    path("v/<str:view_key>/stats", clubs.stats, name="view-stats"),
     path("v/<str:view_key>/g/<uuid:game_id>/", games.game, name="view-game"),
     path("v/<str:view_key>/g/<uuid:game_id>/log", games.round_log, name="view-round-log"),
     path("v/<str:view_key>/g/<uuid:game_id>/version", games.game_version, name="view-game-version"),

@@ -253,6 +253,40 @@ def replay(
     return state, tuple(steps)
 
 
+# What a round adds to each seat's tallies, for the club's statistics.
+TALLIES = ("rounds_lost", "lives_lost", "knocks", "knocks_caught", "thirty_ones")
+
+
+def tallies(step: Step, seats: int) -> list[dict[str, int]]:
+    """Each seat's share of one round: a round lost and the lives it cost, a knock and whether
+    it was caught (the knocker lost lives), a 31 shown in play or dealt. A round counted by hand
+    carries lives only."""
+    counts = [dict.fromkeys(TALLIES, 0) for _ in range(seats)]
+    result, round = step.result, step.round
+    if result.result == Result.TABLE_DECIDES:
+        return counts
+    for seat, player in enumerate(result.players):
+        if player.lost:
+            counts[seat]["rounds_lost"], counts[seat]["lives_lost"] = 1, player.lost
+    if round.ending != COUNTED and round.knocker is not None:
+        counts[round.knocker]["knocks"] = 1
+        counts[round.knocker]["knocks_caught"] = int(bool(result.players[round.knocker].lost))
+    if round.ending in ("thirty_one", "dealt_thirty_one"):
+        for seat in round.shown_by:
+            counts[seat]["thirty_ones"] = 1
+    return counts
+
+
+def seat_results(state: GameState) -> list[str]:
+    """How the game ended for each seat: won (alone), tied, lost; nothing while it goes on."""
+    if not state.game_over:
+        return [""] * len(state.names)
+    return [
+        "won" if name == state.winner else "tied" if name in state.tie else "lost"
+        for name in state.names
+    ]
+
+
 def describe_changes(before: GameState, after: GameState) -> list[str]:
     """What an edit changed for the table now, in words: "Cat is no longer out"."""
     lines = []

@@ -14,7 +14,10 @@ from ..club_forms import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkF
 from ..http import HtmxHttpRequest
 from ..models import Club, StaleLink
 from ..qr import qr_svg
+from ..rules import PRESETS
 from ..rules.errors import InputError
+from ..stats import club_stats, stats_filters
+from ..text import sentence
 
 GAMES_PER_PAGE = 10
 
@@ -169,3 +172,20 @@ def retire_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
 def healthz(request: HttpRequest) -> HttpResponse:
     """For a load balancer's checks, and the floor the load benchmark measures against."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+@club_link(read_only_ok=True)
+def stats(request: HtmxHttpRequest, club: Club) -> HttpResponse:
+    """The club's statistics: a leaderboard, knocks, lives and who beats whom."""
+    preset, since = request.GET.get("preset", ""), request.GET.get("since", "")
+    error = ""
+    try:
+        filters = stats_filters(preset, since)
+    except InputError as refusal:
+        error, filters = sentence(refusal.message), (None, None)
+    found = club_stats(club, *filters)
+    return render(request, "scorekeeper/stats.html", {
+        "club": club, "stats": found, "presets": PRESETS.values(), "preset": preset,
+        "since": since, "error": error, "club_url": request.link.url("club"),
+    })  # fmt: skip

@@ -16,7 +16,7 @@ from django_htmx.http import trigger_client_event
 
 from ..access import Link, club_link, game_link
 from ..chart import lives_chart, score_sheet
-from ..club_forms import NewGameForm, RecordForm, VersionForm
+from ..club_forms import GameNameForm, NewGameForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
 from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, version_for_key
 from ..qr import qr_svg
@@ -228,6 +228,22 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if said:
         messages.success(request, said)
     return redirect(game)
+
+
+@require_POST
+@game_link()
+def name_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """Name a game ("Friday at Ana's"), or take its name away; it changes no round."""
+    form = GameNameForm(request.POST)
+    if form.is_valid():
+        name = " ".join(form.cleaned_data["name"].split())
+        Game.objects.filter(pk=game.pk).update(name=name)
+        messages.success(
+            request, f"The game is called {name} now." if name else "The game has no name now."
+        )
+    else:
+        messages.error(request, " ".join(str(e) for e in form.errors["name"]))
+    return redirect(request.link.url("round-log", game.id))
 
 
 @require_GET

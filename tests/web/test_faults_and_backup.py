@@ -84,6 +84,7 @@ def a_club_with_history() -> Club:
     club.our_rules = {"preset": "friendly", "overrides": {"lives": 4}, "mode": "count"}
     club.save()
     counted = make_game(players=("Ann", "Cat"), club=club, mode=Game.Mode.COUNT)
+    Game.objects.filter(pk=counted.pk).update(name="Friday at Ann's")
     counted.record(RoundInputs("manual", losses={0: 2, 1: 1}))
     club.add_player("Dan").rename("Daniel")
     return club
@@ -106,7 +107,7 @@ def test_a_club_exported_and_imported_into_an_empty_instance_is_identical():
     assert derived(restored) == figures
     assert restored.games.get(finished=True).result_text == "Ann won"
     assert Round.objects.exclude(state="active").count() == 2  # the undone and the edited
-    counted = restored.games.get(mode=Game.Mode.COUNT)
+    counted = restored.games.get(mode=Game.Mode.COUNT, name="Friday at Ann's")
     assert counted.state.lives == (1, 2) and counted.active_rounds()[0].losses == {"0": 2, "1": 1}
     client = Client()
     assert client.get(f"/c/{exported['club']['key']}/").status_code == 200

@@ -162,7 +162,7 @@ def test_the_check_reports_a_stored_state_that_differs_from_the_rounds():
         call_command("check_game_states", stdout=io.StringIO())
     out = io.StringIO()
     call_command("check_game_states", "--fix", stdout=out)
-    assert f"{game.id}: the stored state differs" in out.getvalue()
+    assert f"{game.id}: the stored state or tallies differ" in out.getvalue()
     call_command("check_game_states", stdout=io.StringIO())
     assert Game.objects.get(pk=game.pk).state.pot == 1
 

@@ -468,3 +468,22 @@ def test_invite_a_phone_shows_the_view_link_first_and_the_secret_one_behind_a_wa
     # The club page, too, shows the view link before the secret one.
     club_page = text(client.get(game.club.get_absolute_url()))
     assert club_page.index('id="view-link"') < club_page.index('id="club-link"')
+
+
+def test_a_game_is_named_at_the_start_and_renamed_from_its_log(client):
+    club = make_club()
+    ann, ben = club.add_player("Ann"), club.add_player("Ben")
+    client.post(reverse("new-game", args=[club.key]), {
+        "preset": "scat", "name": "  Friday   at Ann's ", f"plays_{ann.pk}": "on", f"plays_{ben.pk}": "on",
+    })  # fmt: skip
+    game = Game.objects.get()
+    assert game.name == "Friday at Ann's"
+    assert "Friday at Ann&#x27;s</a>" in text(client.get(club.get_absolute_url()))
+    page = text(client.post(reverse("name-game", args=[club.key, game.id]),
+                            {"name": "Saturday"}, follow=True))  # fmt: skip
+    assert "The game is called Saturday now." in page and "Round log: Saturday" in page
+    page = text(client.post(reverse("name-game", args=[club.key, game.id]),
+                            {"name": "Bell\x07"}, follow=True))  # fmt: skip
+    assert "Control characters" in page
+    assert Game.objects.get().name == "Saturday"
+    assert client.post(f"/v/{club.view_key}/g/{game.id}/name", {"name": "x"}).status_code == 404

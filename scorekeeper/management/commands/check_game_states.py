@@ -5,8 +5,9 @@ from scorekeeper.models import Game
 
 class Command(BaseCommand):
     help = (
-        "Work every game's state out again from its rounds and compare it with the state "
-        "stored with the game; report each game that differs (--fix stores the worked-out one)."
+        "Work every game's state and its seats' tallies out again from its rounds and compare "
+        "them with what is stored; report each game that differs (--fix stores the worked-out "
+        "ones)."
     )
 
     def add_arguments(self, parser):
@@ -17,9 +18,9 @@ class Command(BaseCommand):
         games = Game.objects.select_related("club").order_by("created")
         for game in games.iterator(chunk_size=200):
             worked_out, _steps = game.steps()
-            if game.state_data != worked_out.as_data():
+            if game.state_data != worked_out.as_data() or game.tallies_differ():
                 differ.append(game)
-                self.stdout.write(f"{game.id}: the stored state differs from its rounds")
+                self.stdout.write(f"{game.id}: the stored state or tallies differ from its rounds")
                 if fix:
                     game.rederive()
         if differ and not fix:

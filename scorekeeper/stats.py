@@ -1,0 +1,165 @@
+"""A club's statistics: who wins, who gets caught knocking, who beats whom.
+
+Summed from each seat's tallies (``GameSeat``: kept with every round, worked out again on undo
+and edit), so a club of a thousand games opens its statistics in three queries, however long
+its games were.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from .models import Club, GameSeat
+from .rules import PRESETS
+from .rules.errors import InputError
+from .rules.game import TALLIES
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    retired: bool
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    ties: int = 0
+    rounds: int = 0  # rounds of the games the player sat in
+    rounds_lost: int = 0
+    lives_lost: int = 0
+    knocks: int = 0
+    knocks_caught: int = 0
+    thirty_ones: int = 0
+    nemesis: str | None = None
+    victim: str | None = None
+    beaten_by: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.finished if self.finished else 0.0
+
+    @property
+    def knock_success(self) -> float | None:
+        """Knocks not caught, as a share of knocks."""
+        return (self.knocks - self.knocks_caught) / self.knocks if self.knocks else None
+
+    @property
+    def lives_per_10_rounds(self) -> float | None:
+        return 10 * self.lives_lost / self.rounds if self.rounds else None
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "retired": self.retired, "games": self.games,
+            "finished": self.finished, "wins": self.wins, "ties": self.ties,
+            **{name: getattr(self, name) for name in TALLIES}, "nemesis": self.nemesis,
+        }  # fmt: skip
+
+
+@dataclass
+class ClubStats:
+    players: list[PlayerStats]
+    games: int
+    # (winner, loser) → finished games the winner won alone with the loser at the table
+    beat: dict[tuple[str, str], int]
+
+    def leaderboard(self) -> list[PlayerStats]:
+        """By win rate, but a rate over few games ranks below the same rate over many."""
+        played = [p for p in self.players if p.finished]
+        return sorted(
+            played, key=lambda p: (-_lower_bound(p.wins, p.finished), -p.finished, p.name)
+        )
+
+    def head_to_head(self) -> list[dict[str, Any]]:
+        names = [p.name for p in self.leaderboard()]
+        return [
+            {"name": a, "cells": [{"against": b, "won": self.beat.get((a, b), 0),
+                                   "lost": self.beat.get((b, a), 0)} for b in names]}
+            for a in names
+        ]  # fmt: skip
+
+
+def _lower_bound(wins: int, games: int, z: float = 1.0) -> float:
+    """The Wilson lower bound of a win rate: 1 of 1 ranks below 9 of 20."""
+    if not games:
+        return 0.0
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    spread = z * ((p * (1 - p) + z * z / (4 * games)) / games) ** 0.5
+    return (centre - spread) / (1 + z * z / games)
+
+
+def stats_filters(preset: str | None, since: str | None) -> tuple[str | None, date | None]:
+    """The filters as a page or the API sends them; refuses what it cannot read, naming it."""
+    if preset and preset not in PRESETS:
+        raise InputError(f"the rules are one of {', '.join(PRESETS)}", "preset")
+    try:
+        day = date.fromisoformat(since) if since else None
+    except ValueError:
+        raise InputError("a date is written YYYY-MM-DD", "since") from None
+    return preset or None, day
+
+
+def seats_of(club: Club, preset: str | None = None, since: date | None = None) -> QuerySet:
+    seats = GameSeat.objects.filter(game__club=club)
+    if preset:
+        seats = seats.filter(game__preset=preset)
+    if since:
+        seats = seats.filter(game__created__date__gte=since)
+    return seats
+
+
+def club_stats(club: Club, preset: str | None = None, since: date | None = None) -> ClubStats:
+    seats = seats_of(club, preset, since)
+    totals = {
+        row["player_id"]: row
+        for row in seats.values("player_id").annotate(
+            games=Count("id"),
+            finished=Count("id", filter=Q(game__finished=True)),
+            wins=Count("id", filter=Q(result="won")),
+            ties=Count("id", filter=Q(result="tied")),
+            rounds=Sum("game__round_count"),
+            **{name: Sum(name) for name in TALLIES},
+        )
+    }
+    players = {}
+    for player in club.players.order_by("name_key"):
+        stats = PlayerStats(player.name, player.retired)
+        for key, value in totals.get(player.pk, {}).items():
+            if key != "player_id":
+                setattr(stats, key, value or 0)
+        players[player.pk] = stats
+    # Who beat whom: each finished game with one winner, against everyone else at its table.
+    tables: dict[Any, list[tuple[int, str]]] = defaultdict(list)
+    for game_id, player_id, result in seats.filter(game__finished=True).values_list(
+        "game_id", "player_id", "result"
+    ):
+        tables[game_id].append((player_id, result))
+    beat: Counter[tuple[str, str]] = Counter()
+    for table in tables.values():
+        winners = [pid for pid, result in table if result == "won"]
+        if len(winners) != 1:
+            continue
+        winner = players[winners[0]]
+        for pid, _result in table:
+            if pid != winners[0]:
+                players[pid].beaten_by[winner.name] += 1
+                beat[(winner.name, players[pid].name)] += 1
+    for stats in players.values():
+        stats.nemesis = _most(stats.beaten_by)
+        stats.victim = _most(
+            Counter({loser: n for (w, loser), n in beat.items() if w == stats.name})
+        )
+    games = seats.values("game_id").distinct().count()
+    return ClubStats(list(players.values()), games, dict(beat))
+
+
+def _most(counts: Counter[str]) -> str | None:
+    """The one with the most; nobody when there is none or several share the most."""
+    top = counts.most_common(2)
+    if not top or (len(top) == 2 and top[0][1] == top[1][1]):
+        return None
+    return top[0][0]

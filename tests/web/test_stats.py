@@ -1,0 +1,129 @@
+"""The club's statistics, from games built for them, through the page and the API."""
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from scorekeeper.models import Game, GameSeat, RoundInputs
+
+from ..factory import make_club, make_game
+
+pytestmark = pytest.mark.django_db
+
+
+def knock(knocker, *lowest):
+    return RoundInputs("knock", knocker=knocker, lowest=lowest)
+
+
+@pytest.fixture
+def club():
+    """Three finished games (and the tallies each round keeps with the seats):
+    1. scat: Ana knocks and is caught (2 lives, out); Ben and Cara are dealt 31; Ben knocks
+       twice and Cara goes out: Ben wins.
+    2. scat over one round, counted by hand: Dev loses a life, Ana and Ben tie with the most.
+    3. schwimmen, counted by hand: Ana swims, then is out: Ben wins.
+    Dev retires afterwards."""
+    club = make_club()
+    one = make_game(players=("Ana", "Ben", "Cara"), club=club, lives=1)
+    one.record(knock(0, 0))
+    one.record(RoundInputs("dealt_thirty_one", shown_by=(1, 2), choice=""))
+    one.record(knock(1, 2))
+    one.record(knock(1, 2))
+    assert one.state.winner == "Ben"
+    two = make_game(players=("Ana", "Ben", "Dev"), club=club, round_limit=1)
+    two.record(RoundInputs("manual", losses={2: 1}))
+    assert two.state.tie == ("Ana", "Ben")
+    three = make_game(players=("Ana", "Ben"), club=club, preset="schwimmen", lives=1)
+    three.record(RoundInputs("manual", losses={0: 1}))
+    three.record(RoundInputs("manual", losses={0: 1}))
+    assert three.state.winner == "Ben"
+    dev = club.player_named("Dev")
+    dev.retired = True
+    dev.save()
+    return club
+
+
+def api_stats(client, club, query=""):
+    response = client.get(f"/api/v1/clubs/{club.id}/stats{query}",
+                          headers={"Authorization": f"Bearer {club.key}"})  # fmt: skip
+    assert response.status_code == 200, response.content
+    return {p["name"]: p for p in response.json()["players"]}, response.json()["games"]
+
+
+def test_every_field_through_the_api(client, club):
+    players, games = api_stats(client, club)
+    assert games == 3
+    zero = {"knocks": 0, "knocks_caught": 0, "thirty_ones": 0}
+    assert players["Ana"] == {"name": "Ana", "retired": False, "games": 3, "finished": 3,
+                              "wins": 0, "ties": 1, "rounds_lost": 3, "lives_lost": 4,
+                              "knocks": 1, "knocks_caught": 1, "thirty_ones": 0, "nemesis": "Ben"}  # fmt: skip
+    assert players["Ben"] == {"name": "Ben", "retired": False, "games": 3, "finished": 3,
+                              "wins": 2, "ties": 1, "rounds_lost": 0, "lives_lost": 0,
+                              "knocks": 2, "knocks_caught": 0, "thirty_ones": 1, "nemesis": None}  # fmt: skip
+    assert players["Cara"] == {"name": "Cara", "retired": False, "games": 1, "finished": 1,
+                               "wins": 0, "ties": 0, "rounds_lost": 2, "lives_lost": 2,
+                               "knocks": 0, "knocks_caught": 0, "thirty_ones": 1, "nemesis": "Ben"}  # fmt: skip
+    assert players["Dev"] == {"name": "Dev", "retired": True, "games": 1, "finished": 1,
+                              "wins": 0, "ties": 0, "rounds_lost": 1, "lives_lost": 1, **zero,
+                              "nemesis": None}  # fmt: skip
+
+
+def test_the_filters(client, club):
+    players, games = api_stats(client, club, "?preset=scat")
+    assert games == 2
+    assert (players["Ana"]["games"], players["Ana"]["lives_lost"]) == (2, 2)
+    assert players["Ben"]["wins"] == 1
+    players, games = api_stats(client, club, "?since=2999-01-01")
+    assert games == 0 and players["Ana"]["games"] == 0
+    for query, field in (("?preset=bridge", "preset"), ("?since=yesterday", "since")):
+        response = client.get(f"/api/v1/clubs/{club.id}/stats{query}",
+                              headers={"Authorization": f"Bearer {club.key}"})  # fmt: skip
+        assert response.status_code == 400 and response.json()["field"] == field
+    # A wrong key, like every other call: 404.
+    wrong = client.get(f"/api/v1/clubs/{club.id}/stats", headers={"Authorization": "Bearer x"})
+    assert wrong.status_code == 404
+
+
+def test_undo_and_edit_keep_the_tallies_true(client, club):
+    game = Game.objects.get(club=club, preset="schwimmen")
+    game.club = club
+    game.undo()
+    assert api_stats(client, club)[0]["Ana"]["lives_lost"] == 3
+    game.edit_round(1, RoundInputs("manual", losses={1: 1}))
+    players = api_stats(client, club)[0]
+    assert (players["Ana"]["lives_lost"], players["Ben"]["lives_lost"]) == (2, 1)
+    assert players["Ben"]["wins"] == 1  # the schwimmen game goes on now
+    call_command("check_game_states")  # every seat's tallies as its rounds give them
+
+
+def test_the_check_finds_tallies_that_drifted(club):
+    GameSeat.objects.filter(player__name="Ana").update(knocks=7)
+    with pytest.raises(Exception, match="differ"):
+        call_command("check_game_states")
+    call_command("check_game_states", "--fix")
+    call_command("check_game_states")
+
+
+def test_the_page_through_both_links(client, club):
+    page = client.get(reverse("stats", args=[club.key])).content.decode()
+    board = page[page.index("Leaderboard") : page.index("Head to head")]
+    # Ben (2 of 3) first; Ana (0 of 3) and Cara (0 of 1) tie on the rate: more games first.
+    assert board.index(">Ben<") < board.index(">Ana<") < board.index(">Cara<")
+    assert "2 of 3 <small>(1 tie)</small>" in board
+    assert "0 %" in board and "100 %" in board  # Ana caught on her one knock; Ben never
+    assert 'Dev <span class="badge">retired</span>' in board
+    h2h = page[page.index("Head to head") :]
+    assert '<th scope="row">Ben</th><td>—</td><td>2</td><td>1</td>' in h2h.replace("\n", "")
+    view = client.get(reverse("view-stats", args=[club.view_key]))
+    assert view.status_code == 200 and "Leaderboard" in view.content.decode()
+    filtered = client.get(reverse("stats", args=[club.key]) + "?since=nonsense").content.decode()
+    assert "A date is written YYYY-MM-DD." in filtered
+
+
+def test_the_stats_page_takes_a_fixed_number_of_queries(
+    client, club, django_assert_max_num_queries
+):
+    for _ in range(3):
+        make_game(players=("Ana", "Ben"), club=club).record(knock(0, 1))
+    with django_assert_max_num_queries(8):
+        client.get(reverse("stats", args=[club.key]))
