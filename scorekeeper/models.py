@@ -36,6 +36,7 @@ from .rules.game import (
     describe_changes,
     seat_results,
     tallies,
+    total_tallies,
 )
 from .rules.game import play as play_round
 from .rules.game import replay as replay_game
@@ -567,11 +568,7 @@ class Game(models.Model):
 
     def rebuild_tallies(self, after: GameState, steps: tuple[Step, ...]) -> None:
         seats = list(GameSeat.objects.filter(game_id=self.pk).order_by("position"))
-        totals = [dict.fromkeys(TALLIES, 0) for _ in seats]
-        for step in steps:
-            for total, counts in zip(totals, tallies(step, len(seats)), strict=True):
-                for name, n in counts.items():
-                    total[name] += n
+        totals = total_tallies(steps, len(seats))
         for seat, total, result in zip(seats, totals, seat_results(after), strict=True):
             seat.__dict__.update(total, result=result)
         GameSeat.objects.bulk_update(seats, [*TALLIES, "result"])
@@ -581,13 +578,8 @@ class Game(models.Model):
         after, steps = self.steps()
         stored = list(GameSeat.objects.filter(game_id=self.pk).order_by("position")
                       .values_list(*TALLIES, "result"))  # fmt: skip
-        totals = [dict.fromkeys(TALLIES, 0) for _ in stored]
-        for step in steps:
-            for total, counts in zip(totals, tallies(step, len(stored)), strict=True):
-                for name, n in counts.items():
-                    total[name] += n
-        worked_out = [(*(t[name] for name in TALLIES), r)
-                      for t, r in zip(totals, seat_results(after), strict=True)]  # fmt: skip
+        worked_out = [(*(t[name] for name in TALLIES), r) for t, r in
+                      zip(total_tallies(steps, len(stored)), seat_results(after), strict=True)]  # fmt: skip
         return stored != worked_out
 
     def set_state(self, version: int, after: GameState) -> None:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 def count_tallies(apps, schema_editor):
     """Each seat's tallies and result, worked out once here from the rounds in play."""
-    from scorekeeper.rules.game import TALLIES, RoundInput, replay, seat_results, tallies
+    from scorekeeper.rules.game import TALLIES, RoundInput, replay, seat_results, total_tallies
     from scorekeeper.rules.ruleset import stored_rules
 
     Game = apps.get_model("scorekeeper", "Game")
@@ -25,12 +25,9 @@ def count_tallies(apps, schema_editor):
             for r in game.rounds.filter(state="active").order_by("number")
         ]  # fmt: skip
         state, steps = replay(rules, [seat.player.name for seat in seats], game.first_dealer, rounds)
-        for step in steps:
-            for seat, counts in zip(seats, tallies(step, len(seats)), strict=True):
-                for name, n in counts.items():
-                    setattr(seat, name, getattr(seat, name) + n)
-        for seat, result in zip(seats, seat_results(state), strict=True):
-            seat.result = result
+        totals = total_tallies(steps, len(seats))
+        for seat, total, result in zip(seats, totals, seat_results(state), strict=True):
+            seat.__dict__.update(total, result=result)
         GameSeat.objects.bulk_update(seats, [*TALLIES, "result"])
 
 

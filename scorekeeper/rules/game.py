@@ -277,6 +277,16 @@ def tallies(step: Step, seats: int) -> list[dict[str, int]]:
     return counts
 
 
+def total_tallies(steps: Sequence[Step], seats: int) -> list[dict[str, int]]:
+    """Each seat's tallies summed over ``steps``."""
+    totals = [dict.fromkeys(TALLIES, 0) for _ in range(seats)]
+    for step in steps:
+        for total, counts in zip(totals, tallies(step, seats), strict=True):
+            for name, n in counts.items():
+                total[name] += n
+    return totals
+
+
 def seat_results(state: GameState) -> list[str]:
     """How the game ended for each seat: won (alone), tied, lost; nothing while it goes on."""
     if not state.game_over:
