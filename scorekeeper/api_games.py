@@ -92,6 +92,9 @@ def state_data(game: Game) -> dict[str, Any]:
         "pot": state.pot,
         "round": state.rounds,
         "finished": state.game_over,
+        "name": game.name,
+        "abandoned": game.abandoned,
+        "in_bin_until": game.removed_for_good.isoformat() if game.removed_for_good else None,
         "winner": state.winner,
         "tie": list(state.tie),
     }
@@ -268,6 +271,33 @@ def undo(request: HttpRequest, game: uuid.UUID, payload: UndoIn):
     except StaleGame:
         return _stale(found, None)
     return Status(200, state_data(found))
+
+
+def _set_aside(request: HttpRequest, game: uuid.UUID, **change: bool) -> dict[str, Any]:
+    found = game_from(request, game)
+    found.set_aside(**change)
+    return state_data(found)
+
+
+@router.post("/games/{uuid:game}/abandon", response={200: GameStateOut, **REFUSALS},
+             auth=ClubKey(), url_name="abandon")  # fmt: skip
+def abandon(request: HttpRequest, game: uuid.UUID):
+    """End the game with no winner and leave it out of the stats (``restore`` takes it back)."""
+    return _set_aside(request, game, abandoned=True)
+
+
+@router.delete("/games/{uuid:game}", response={200: GameStateOut, **REFUSALS}, auth=ClubKey(),
+               url_name="delete")  # fmt: skip
+def delete(request: HttpRequest, game: uuid.UUID):
+    """Put the game in the club's bin: restorable for 30 days, then removed for good."""
+    return _set_aside(request, game, deleted=True)
+
+
+@router.post("/games/{uuid:game}/restore", response={200: GameStateOut, **REFUSALS},
+             auth=ClubKey(), url_name="restore")  # fmt: skip
+def restore(request: HttpRequest, game: uuid.UUID):
+    """Take a game out of the bin and back from being abandoned."""
+    return _set_aside(request, game, abandoned=False, deleted=False)
 
 
 __all__ = ["router"]

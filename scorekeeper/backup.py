@@ -78,6 +78,8 @@ def export_club(club: Club) -> dict[str, Any]:
                 "first_dealer": game.first_dealer,
                 "mode": game.mode,
                 "name": game.name,
+                "abandoned": game.abandoned,
+                "deleted": _when(game.deleted),
                 "created": _when(game.created),
                 "version": game.version,
                 "seats": [
@@ -177,6 +179,8 @@ class GameEntry(Strict):
     first_dealer: Seat
     mode: Literal["referee", "count"] = "referee"
     name: Annotated[str, _plain(100)] = ""
+    abandoned: bool = False
+    deleted: datetime | None = Field(None, strict=False)
     created: datetime = Field(strict=False)
     version: Small = 0
     seats: list[Annotated[str, _plain(60)]] = Field(min_length=2, max_length=20)
@@ -319,7 +323,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
     game = Game.objects.create(
         id=entry.id, club=club, preset=entry.preset, rules_data=rules.as_dict(),
         readings=entry.readings, first_dealer=entry.first_dealer, created=entry.created,
-        mode=entry.mode, name=entry.name,
+        mode=entry.mode, name=entry.name, abandoned=entry.abandoned, deleted=entry.deleted,
         version=entry.version,
     )  # fmt: skip
     GameSeat.objects.bulk_create(

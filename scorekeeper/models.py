@@ -16,6 +16,7 @@ import json
 import secrets
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -290,6 +291,9 @@ def stored_rules(data: str, version: int = RULES_VERSION) -> RuleSet:
     return read_stored_rules(json.loads(data), version)
 
 
+BIN_DAYS = 30  # how long a deleted game can be restored
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     def one_with_club(self, game_id: Any, **lookup: Any) -> Game | None:
         """The game (with its club, in the same query), or None. Unlike ``first()`` it asks
@@ -297,7 +301,15 @@ class GameQuerySet(models.QuerySet["Game"]):
         return next(iter(self.select_related("club").filter(pk=game_id, **lookup)[:1]), None)
 
     def in_progress(self) -> GameQuerySet:
-        return self.filter(finished=False)
+        return self.filter(finished=False, abandoned=False, deleted__isnull=True)
+
+    def listed(self) -> GameQuerySet:
+        """The games a club lists: not those in the bin."""
+        return self.filter(deleted__isnull=True)
+
+    def counted(self) -> GameQuerySet:
+        """The games statistics count: neither abandoned nor in the bin."""
+        return self.filter(abandoned=False, deleted__isnull=True)
 
     def for_listing(self) -> GameQuerySet:
         return self.prefetch_related(
@@ -330,6 +342,10 @@ class Game(models.Model):
     # The table after the latest round, at ``version``: see the class's docstring.
     state_data = models.JSONField(null=True, blank=True)
     name = models.CharField(max_length=100, blank=True)  # "Friday at Ana's"
+    # Abandoned: ended with no winner, and out of the statistics. Deleted: in the club's bin
+    # since then, restorable for BIN_DAYS, then removed for good. Both can be taken back.
+    abandoned = models.BooleanField(default=False)
+    deleted = models.DateTimeField(null=True, blank=True)
     # Derived from the rounds, kept for lists of games; rewritten with every change.
     finished = models.BooleanField(default=False)
     result_text = models.CharField(max_length=300, blank=True)
@@ -436,6 +452,10 @@ class Game(models.Model):
     def preview(self, inputs: RoundInputs) -> Step:
         """What recording this round would do, worked out from the stored state, without
         saving it; refuses an impossible round."""
+        if self.deleted:
+            raise InputError("the game is in the bin: restore it to go on", "ending")
+        if self.abandoned:
+            raise InputError("the game was abandoned: resume it to go on", "ending")
         if self.finished:  # kept up to date with every change, in the same transaction
             raise InputError("the game is over: undo the last round to go on", "ending")
         step = play_round(self.rules, self.state, inputs.as_input())
@@ -535,6 +555,22 @@ class Game(models.Model):
             game.store(after, steps)
         self.set_state(game.version, after)
         return describe_changes(before, after)
+
+    def set_aside(self, abandoned: bool | None = None, deleted: bool | None = None) -> None:
+        """Abandon or resume the game, put it in the bin or take it out: one UPDATE, with the
+        version moved on so that every open page of it draws itself again."""
+        changes: dict[str, Any] = {"version": F("version") + 1}
+        if abandoned is not None:
+            changes["abandoned"] = self.abandoned = abandoned
+        if deleted is not None:
+            changes["deleted"] = self.deleted = timezone.now() if deleted else None
+        Game.objects.filter(pk=self.pk).update(**changes)
+        self.version += 1
+
+    @property
+    def removed_for_good(self) -> datetime | None:
+        """When a game in the bin goes for good."""
+        return self.deleted + timedelta(days=BIN_DAYS) if self.deleted else None
 
     def rederive(self) -> GameState:
         """Work the state out again from the rounds and store it (after a rename: the names
@@ -645,6 +681,7 @@ class GameSeat(models.Model):
     knocks = models.PositiveIntegerField(default=0)
     knocks_caught = models.PositiveIntegerField(default=0)
     thirty_ones = models.PositiveIntegerField(default=0)
+    last_chances = models.PositiveIntegerField(default=0)  # rounds ended on the last chance
     result = models.CharField(max_length=5, blank=True)  # won, tied, lost; empty while playing
 
     class Meta:

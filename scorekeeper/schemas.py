@@ -459,6 +459,11 @@ class GameStateOut(BaseModel):
     finished: bool
     winner: str | None
     tie: list[str]
+    name: str = Field(description="The game's name, if it was given one")
+    abandoned: bool = Field(description="Ended with no winner; left out of the stats")
+    in_bin_until: str | None = Field(
+        description="Deleted: when it goes for good (ISO 8601); null when not in the bin"
+    )
 
 
 class GameOut(GameStateOut):
@@ -487,6 +492,7 @@ class PlayerStatsOut(BaseModel):
     knocks: int
     knocks_caught: int = Field(description="Rounds knocked in which the knocker lost lives")
     thirty_ones: int = Field(description="Rounds ended by the player's 31, shown or dealt")
+    last_chances: int = Field(description="Rounds the player ended on the last chance")
     nemesis: str | None = Field(description="Who won most of the player's lost games; null if tied")
 
 

@@ -34,6 +34,7 @@ class PlayerStats:
     knocks: int = 0
     knocks_caught: int = 0
     thirty_ones: int = 0
+    last_chances: int = 0
     nemesis: str | None = None
     victim: str | None = None
     beaten_by: Counter[str] = field(default_factory=Counter)
@@ -104,7 +105,7 @@ def stats_filters(preset: str | None, since: str | None) -> tuple[str | None, da
 
 
 def seats_of(club: Club, preset: str | None = None, since: date | None = None) -> QuerySet:
-    seats = GameSeat.objects.filter(game__club=club)
+    seats = GameSeat.objects.filter(game__club=club, game__abandoned=False, game__deleted=None)
     if preset:
         seats = seats.filter(game__preset=preset)
     if since:

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from .api import api
 from .views import app, backup, clubs, games, referee
@@ -28,6 +28,11 @@ urlpatterns = [
     path("c/<str:key>/g/<uuid:game_id>/mode", games.game_mode, name="game-mode"),
     path("c/<str:key>/g/<uuid:game_id>/invite", games.invite, name="invite"),
     path("c/<str:key>/g/<uuid:game_id>/name", games.name_game, name="name-game"),
+    re_path(
+        r"^c/(?P<key>[^/]+)/g/(?P<game_id>[0-9a-f-]{36})/(?P<action>abandon|resume|delete|restore)$",
+        games.set_aside,
+        name="set-aside",
+    ),
     path("c/<str:key>/g/<uuid:game_id>/referee", referee.game_referee, name="game-referee"),
     path(
         "c/<str:key>/g/<uuid:game_id>/rounds/<int:number>/edit", games.edit_round, name="edit-round"

@@ -254,13 +254,13 @@ def replay(
 
 
 # What a round adds to each seat's tallies, for the club's statistics.
-TALLIES = ("rounds_lost", "lives_lost", "knocks", "knocks_caught", "thirty_ones")
+TALLIES = ("rounds_lost", "lives_lost", "knocks", "knocks_caught", "thirty_ones", "last_chances")
 
 
 def tallies(step: Step, seats: int) -> list[dict[str, int]]:
     """Each seat's share of one round: a round lost and the lives it cost, a knock and whether
-    it was caught (the knocker lost lives), a 31 shown in play or dealt. A round counted by hand
-    carries lives only."""
+    it was caught (the knocker lost lives), a 31 shown in play or dealt, a round ended on the
+    last chance. A round counted by hand carries lives only."""
     counts = [dict.fromkeys(TALLIES, 0) for _ in range(seats)]
     result, round = step.result, step.round
     if result.result == Result.TABLE_DECIDES:
@@ -268,6 +268,8 @@ def tallies(step: Step, seats: int) -> list[dict[str, int]]:
     for seat, player in enumerate(result.players):
         if player.lost:
             counts[seat]["rounds_lost"], counts[seat]["lives_lost"] = 1, player.lost
+        if player.status == Status.COUNTY:
+            counts[seat]["last_chances"] = 1
     if round.ending != COUNTED and round.knocker is not None:
         counts[round.knocker]["knocks"] = 1
         counts[round.knocker]["knocks_caught"] = int(bool(result.players[round.knocker].lost))

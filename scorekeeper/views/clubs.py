@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from ..access import club_link, remember_club
 from ..access import create_club as create_club_limited
 from ..club_forms import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
 from ..http import HtmxHttpRequest
-from ..models import Club, StaleLink
+from ..models import BIN_DAYS, Club, Game, StaleLink
 from ..qr import qr_svg
 from ..rules import PRESETS
 from ..rules.errors import InputError
@@ -56,6 +59,7 @@ def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     can_record = not request.link.read_only
     context = {"club": club, "can_record": can_record, "games": _games(request, club)}
     if can_record:
+        context["bin"] = _bin(club)
         link = request.build_absolute_uri(club.get_absolute_url())
         view_link = request.build_absolute_uri(club.get_view_url())
         context.update(players=club.players.all(), link=link, qr=qr_svg(link),
@@ -65,7 +69,15 @@ def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
 
 
 def _games(request: HttpRequest, club: Club):
-    return Paginator(club.games.for_listing(), GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    return Paginator(club.games.listed().for_listing(), GAMES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+
+
+def _bin(club: Club) -> list[Game]:
+    """The games in the club's bin; those there for longer than BIN_DAYS go for good first."""
+    club.games.filter(deleted__lt=timezone.now() - timedelta(days=BIN_DAYS)).delete()
+    return list(club.games.filter(deleted__isnull=False).for_listing())
 
 
 @require_POST

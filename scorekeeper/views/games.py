@@ -60,7 +60,7 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
                   preview: Step | None = None) -> dict[str, object]:  # fmt: skip
     """The table page from the state stored with the game: no round is read or worked out."""
     state = game.state
-    recording = not link.read_only and not state.game_over
+    recording = not (link.read_only or state.game_over or game.abandoned or game.deleted)
     form = (form or RecordForm(game=game)) if recording else None
     tiles = form.tiles() if form else [None] * len(state.names)
     summary = summarise(game) if state.game_over else None
@@ -228,6 +228,24 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if said:
         messages.success(request, said)
     return redirect(game)
+
+
+@require_POST
+@game_link()
+def set_aside(request: HtmxHttpRequest, game: Game, action: str) -> HttpResponse:
+    """Abandon or resume a game; put it in the bin or restore it. Each can be taken back."""
+    said = {
+        "abandon": ("The game was abandoned: it ends with no winner and leaves the stats.",
+                    {"abandoned": True}),
+        "resume": ("The game goes on.", {"abandoned": False}),
+        "delete": ("The game is in the bin for 30 days: restore it from the club page.",
+                   {"deleted": True}),
+        "restore": ("The game is back.", {"deleted": False}),
+    }  # fmt: skip
+    words, change = said[action]
+    game.set_aside(**change)
+    messages.success(request, words)
+    return redirect(game.club if action == "delete" else game)
 
 
 @require_POST

@@ -234,6 +234,7 @@ def test_the_openapi_description_names_every_endpoint(client):
         "/api/v1/rulesets", "/api/v1/evaluate", "/api/v1/showdown", "/api/v1/clubs",
         "/api/v1/clubs/{club}/games", "/api/v1/games/{game}", "/api/v1/games/{game}/rounds",
         "/api/v1/games/{game}/undo", "/api/v1/clubs/{club}/stats",
+        "/api/v1/games/{game}/abandon", "/api/v1/games/{game}/restore",
     }  # fmt: skip
     endings = spec["components"]["schemas"]["ShowdownIn"]["properties"]["ending"]["enum"]
     assert endings == ["knock", "thirty_one", "dealt_thirty_one", "three_aces", "stock_out"]

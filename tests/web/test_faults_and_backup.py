@@ -87,6 +87,8 @@ def a_club_with_history() -> Club:
     Game.objects.filter(pk=counted.pk).update(name="Friday at Ann's")
     counted.record(RoundInputs("manual", losses={0: 2, 1: 1}))
     club.add_player("Dan").rename("Daniel")
+    make_game(players=("Ann", "Ben"), club=club).set_aside(abandoned=True)
+    make_game(players=("Ben", "Cat"), club=club).set_aside(deleted=True)
     return club
 
 
@@ -107,6 +109,8 @@ def test_a_club_exported_and_imported_into_an_empty_instance_is_identical():
     assert derived(restored) == figures
     assert restored.games.get(finished=True).result_text == "Ann won"
     assert Round.objects.exclude(state="active").count() == 2  # the undone and the edited
+    assert restored.games.filter(abandoned=True).count() == 1
+    assert restored.games.exclude(deleted=None).count() == 1
     counted = restored.games.get(mode=Game.Mode.COUNT, name="Friday at Ann's")
     assert counted.state.lives == (1, 2) and counted.active_rounds()[0].losses == {"0": 2, "1": 1}
     client = Client()
@@ -129,7 +133,7 @@ def test_the_export_downloads_and_the_commands_restore_it(tmp_path, client):
     empty_instance()
     out = io.StringIO()
     call_command("import_club", str(path), stdout=out)
-    assert "Imported Thursday table: 4 players, 3 games." in out.getvalue()
+    assert "Imported Thursday table: 4 players, 5 games." in out.getvalue()
 
 
 def test_a_broken_file_imports_nothing():
@@ -150,5 +154,6 @@ def test_games_as_csv_for_a_spreadsheet(client):
     response = client.get(reverse("export-games-csv", args=[club.key]))
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == ["started", "game", "rules", "players", "rounds", "finished", "result"]
-    assert [row[3] for row in rows[1:]] == ["Ann; Ben", "Ann; Ben; Cat", "Ann; Cat"]
+    assert [row[3] for row in rows[1:]] == ["Ann; Ben", "Ann; Ben; Cat", "Ann; Cat", "Ann; Ben",
+                                           "Ben; Cat"]  # fmt: skip
     assert rows[1][4:] == ["4", "yes", "Ann won"]

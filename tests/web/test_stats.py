@@ -53,16 +53,19 @@ def api_stats(client, club, query=""):
 def test_every_field_through_the_api(client, club):
     players, games = api_stats(client, club)
     assert games == 3
-    zero = {"knocks": 0, "knocks_caught": 0, "thirty_ones": 0}
+    zero = {"knocks": 0, "knocks_caught": 0, "thirty_ones": 0, "last_chances": 0}
     assert players["Ana"] == {"name": "Ana", "retired": False, "games": 3, "finished": 3,
                               "wins": 0, "ties": 1, "rounds_lost": 3, "lives_lost": 4,
-                              "knocks": 1, "knocks_caught": 1, "thirty_ones": 0, "nemesis": "Ben"}  # fmt: skip
+                              "knocks": 1, "knocks_caught": 1, "thirty_ones": 0, "last_chances": 1,
+                              "nemesis": "Ben"}  # fmt: skip
     assert players["Ben"] == {"name": "Ben", "retired": False, "games": 3, "finished": 3,
                               "wins": 2, "ties": 1, "rounds_lost": 0, "lives_lost": 0,
-                              "knocks": 2, "knocks_caught": 0, "thirty_ones": 1, "nemesis": None}  # fmt: skip
+                              "knocks": 2, "knocks_caught": 0, "thirty_ones": 1, "last_chances": 0,
+                              "nemesis": None}  # fmt: skip
     assert players["Cara"] == {"name": "Cara", "retired": False, "games": 1, "finished": 1,
                                "wins": 0, "ties": 0, "rounds_lost": 2, "lives_lost": 2,
-                               "knocks": 0, "knocks_caught": 0, "thirty_ones": 1, "nemesis": "Ben"}  # fmt: skip
+                               "knocks": 0, "knocks_caught": 0, "thirty_ones": 1, "last_chances": 1,
+                               "nemesis": "Ben"}  # fmt: skip
     assert players["Dev"] == {"name": "Dev", "retired": True, "games": 1, "finished": 1,
                               "wins": 0, "ties": 0, "rounds_lost": 1, "lives_lost": 1, **zero,
                               "nemesis": None}  # fmt: skip
@@ -127,3 +130,59 @@ def test_the_stats_page_takes_a_fixed_number_of_queries(
         make_game(players=("Ana", "Ben"), club=club).record(knock(0, 1))
     with django_assert_max_num_queries(8):
         client.get(reverse("stats", args=[club.key]))
+
+
+def test_an_abandoned_game_and_a_deleted_one_leave_the_stats_until_taken_back(client, club):
+    one = Game.objects.get(club=club, preset="schwimmen")
+    headers = {"Authorization": f"Bearer {club.key}"}
+    # Like every POST of the API, with a JSON body (empty here).
+    answer = client.post(f"/api/v1/games/{one.id}/abandon", content_type="application/json",
+                         headers=headers).json()  # fmt: skip
+    assert answer["abandoned"] is True and answer["in_bin_until"] is None
+    players, games = api_stats(client, club)
+    assert games == 2 and players["Ben"]["wins"] == 1 and players["Ana"]["lives_lost"] == 2
+    answer = client.delete(f"/api/v1/games/{one.id}", headers=headers).json()
+    assert answer["in_bin_until"]
+    page = client.get(club.get_absolute_url()).content.decode()
+    games_list = page[page.index('id="games-heading"') : page.index('id="bin-heading"')]
+    assert str(one.id) not in games_list
+    assert "removed for good on" in page[page.index('id="bin-heading"') :]
+    answer = client.post(f"/api/v1/games/{one.id}/restore", content_type="application/json",
+                         headers=headers).json()  # fmt: skip
+    assert answer["abandoned"] is False and answer["in_bin_until"] is None
+    assert api_stats(client, club)[1] == 3
+    # Through the pages: each is one tap, and each can be taken back.
+    game = Game.objects.get(pk=one.pk)
+    for action, check in (("abandon", "abandoned"), ("resume", "abandoned"),
+                          ("delete", "deleted"), ("restore", "deleted")):  # fmt: skip
+        response = client.post(reverse("set-aside", args=[club.key, game.id, action]))
+        assert response.status_code == 302
+        value = getattr(Game.objects.get(pk=game.pk), check)
+        assert bool(value) == (action in ("abandon", "delete"))
+    assert client.post(f"/v/{club.view_key}/g/{game.id}/abandon").status_code == 404
+
+
+def test_a_game_in_the_bin_goes_for_good_after_30_days(client, club):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = Game.objects.get(club=club, preset="schwimmen")
+    game.set_aside(deleted=True)
+    Game.objects.filter(pk=game.pk).update(deleted=timezone.now() - timedelta(days=29))
+    client.get(club.get_absolute_url())
+    assert Game.objects.filter(pk=game.pk).exists()
+    Game.objects.filter(pk=game.pk).update(deleted=timezone.now() - timedelta(days=31))
+    client.get(club.get_absolute_url())
+    assert not Game.objects.filter(pk=game.pk).exists()
+
+
+def test_an_abandoned_game_records_nothing_until_resumed(client, club):
+    game = make_game(club=club)
+    game.set_aside(abandoned=True)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "Abandoned: no winner, and not in the stats." in page and 'id="record"' not in page
+    response = client.post(f"/api/v1/games/{game.id}/rounds", {"ending": "knock", "knocker": "Ann",
+                           "lowest": ["Ben"]}, content_type="application/json",
+                           headers={"Authorization": f"Bearer {club.key}"})  # fmt: skip
+    assert response.status_code == 400 and "abandoned" in response.json()["error"]
