@@ -48,6 +48,7 @@ class Link:
         "round-log": "view-round-log",
         "game-version": "view-game-version",
         "stats": "view-stats",
+        "player-stats": "view-player-stats",
     }
 
     def url(self, page: str, *args: object) -> str:

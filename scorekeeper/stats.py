@@ -24,6 +24,8 @@ from .rules.game import TALLIES
 class PlayerStats:
     name: str
     retired: bool
+    pk: int = 0
+    url: str = ""  # the player's page, through the link the page was opened with
     games: int = 0
     finished: int = 0
     wins: int = 0
@@ -128,7 +130,7 @@ def club_stats(club: Club, preset: str | None = None, since: date | None = None)
     }
     players = {}
     for player in club.players.order_by("name_key"):
-        stats = PlayerStats(player.name, player.retired)
+        stats = PlayerStats(player.name, player.retired, player.pk)
         for key, value in totals.get(player.pk, {}).items():
             if key != "player_id":
                 setattr(stats, key, value or 0)
@@ -164,3 +166,46 @@ def _most(counts: Counter[str]) -> str | None:
     if not top or (len(top) == 2 and top[0][1] == top[1][1]):
         return None
     return top[0][0]
+
+
+@dataclass
+class Records:
+    longest: Any = None  # the finished game with the most rounds
+    most_31s: Any = None  # the seat with the most 31s in one game
+    comeback: Any = None  # the winner who spent the most rounds on the last chance
+
+
+def club_records(club: Club, preset: str | None = None, since: date | None = None) -> Records:
+    seats = seats_of(club, preset, since).select_related("player", "game")
+    longest = seats.filter(game__finished=True).order_by("-game__round_count", "game__created")
+    return Records(
+        longest=longest.first(),
+        most_31s=seats.filter(thirty_ones__gt=0).order_by("-thirty_ones", "game__created").first(),
+        comeback=seats.filter(result="won", last_chances__gt=0)
+        .order_by("-last_chances", "game__created")
+        .first(),
+    )
+
+
+def win_rate_bars(board: list[PlayerStats]) -> dict[str, Any]:
+    """The leaderboard as a bar chart drawn on the server, with its text alternative."""
+    row, label, width = 30, 120, 320
+    bars = [
+        {"name": p.name, "y": i * row, "width": round((width - label - 60) * p.win_rate, 1),
+         "words": f"{p.wins} of {p.finished}", "x_words": label + round((width - label - 60) * p.win_rate, 1) + 6}
+        for i, p in enumerate(board)
+    ]  # fmt: skip
+    said = "; ".join(f"{p.name} won {p.wins} of {p.finished}" for p in board)
+    return {"bars": bars, "height": max(row, row * len(board)), "width": width, "label": label,
+            "desc": f"Games won: {said}." if board else "No finished games yet."}  # fmt: skip
+
+
+def player_games(club: Club, player_id: int, preset: str | None = None,
+                 since: date | None = None) -> list[GameSeat]:  # fmt: skip
+    """The games a player sat in, newest first, with how each ended for them."""
+    return list(
+        seats_of(club, preset, since)
+        .filter(player_id=player_id)
+        .select_related("game")
+        .order_by("-game__created")
+    )

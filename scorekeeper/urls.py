@@ -18,6 +18,7 @@ urlpatterns = [
     path("c/<str:key>/players/<int:player_id>/retire", clubs.retire_player, name="retire-player"),
     path("c/<str:key>/games/new", games.new_game, name="new-game"),
     path("c/<str:key>/stats", clubs.stats, name="stats"),
+    path("c/<str:key>/players/<int:player_id>/stats", clubs.player_stats, name="player-stats"),
     path("c/<str:key>/replace-link", clubs.replace_link, name="replace-link"),
     path("c/<str:key>/export.json", backup.export_club, name="export-club"),
     path("c/<str:key>/games.csv", backup.export_games_csv, name="export-games-csv"),
@@ -42,6 +43,11 @@ urlpatterns = [
     # The view link's pages: the same views, opened read-only.
     path("v/<str:view_key>/", clubs.club, name="view-club"),
     path("v/<str:view_key>/stats", clubs.stats, name="view-stats"),
+    path(
+        "v/<str:view_key>/players/<int:player_id>/stats",
+        clubs.player_stats,
+        name="view-player-stats",
+    ),
     path("v/<str:view_key>/g/<uuid:game_id>/", games.game, name="view-game"),
     path("v/<str:view_key>/g/<uuid:game_id>/log", games.round_log, name="view-round-log"),
     path("v/<str:view_key>/g/<uuid:game_id>/version", games.game_version, name="view-game-version"),

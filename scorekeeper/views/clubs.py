@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
@@ -15,11 +17,11 @@ from ..access import club_link, remember_club
 from ..access import create_club as create_club_limited
 from ..club_forms import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
 from ..http import HtmxHttpRequest
-from ..models import BIN_DAYS, Club, Game, StaleLink
+from ..models import BIN_DAYS, Club, Game, StaleLink, key_digest
 from ..qr import qr_svg
 from ..rules import PRESETS
 from ..rules.errors import InputError
-from ..stats import club_stats, stats_filters
+from ..stats import club_records, club_stats, player_games, stats_filters, win_rate_bars
 from ..text import sentence
 
 GAMES_PER_PAGE = 10
@@ -27,10 +29,25 @@ GAMES_PER_PAGE = 10
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    clubs = request.session.get("clubs", [])
     return render(request, "scorekeeper/home.html", {
-        "form": ClubForm(),
-        "clubs": request.session.get("clubs", []),
+        "form": ClubForm(), "clubs": clubs, "going_on": _games_going_on(clubs),
     })  # fmt: skip
+
+
+def _games_going_on(clubs: list[list[str]]) -> list[dict[str, Any]]:
+    """The games in progress of the clubs this browser knows, newest first, to continue."""
+    keys = {key_digest(key): key for key, _name in clubs}
+    games = (
+        Game.objects.in_progress()
+        .filter(club__key_hash__in=keys)
+        .select_related("club")
+        .for_listing()[:10]
+    )
+    return [
+        {"game": game, "url": reverse("game", args=[keys[game.club.key_hash], game.id])}
+        for game in games
+    ]
 
 
 @require_POST
@@ -197,7 +214,32 @@ def stats(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     except InputError as refusal:
         error, filters = sentence(refusal.message), (None, None)
     found = club_stats(club, *filters)
+    for player in found.players:
+        player.url = request.link.url("player-stats", player.pk)
     return render(request, "scorekeeper/stats.html", {
         "club": club, "stats": found, "presets": PRESETS.values(), "preset": preset,
         "since": since, "error": error, "club_url": request.link.url("club"),
+        "records": club_records(club, *filters), "chart": win_rate_bars(found.leaderboard()),
+        "link": request.link, "query": request.GET.urlencode(),
+    })  # fmt: skip
+
+
+@require_GET
+@club_link(read_only_ok=True)
+def player_stats(request: HtmxHttpRequest, club: Club, player_id: int) -> HttpResponse:
+    """One player's numbers, their nemesis and favourite victim, their form and their games."""
+    player = get_object_or_404(club.players, pk=player_id)
+    try:
+        filters = stats_filters(request.GET.get("preset", ""), request.GET.get("since", ""))
+    except InputError:
+        filters = (None, None)
+    found = club_stats(club, *filters)
+    me = next(p for p in found.players if p.name == player.name)
+    seats = player_games(club, player.pk, *filters)
+    letters = {"won": "W", "tied": "T", "lost": "L"}
+    form = [letters[seat.result] for seat in seats if seat.result][:10]
+    games = [{"seat": seat, "url": request.link.url("game", seat.game_id)} for seat in seats]
+    return render(request, "scorekeeper/player_stats.html", {
+        "club": club, "player": player, "me": me, "games": games, "form": form,
+        "link": request.link, "stats_url": request.link.url("stats"),
     })  # fmt: skip

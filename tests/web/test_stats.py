@@ -114,7 +114,7 @@ def test_the_page_through_both_links(client, club):
     assert board.index(">Ben<") < board.index(">Ana<") < board.index(">Cara<")
     assert "2 of 3 <small>(1 tie)</small>" in board
     assert "0 %" in board and "100 %" in board  # Ana caught on her one knock; Ben never
-    assert 'Dev <span class="badge">retired</span>' in board
+    assert 'Dev</a> <span class="badge">retired</span>' in board
     h2h = page[page.index("Head to head") :]
     assert '<th scope="row">Ben</th><td>—</td><td>2</td><td>1</td>' in h2h.replace("\n", "")
     view = client.get(reverse("view-stats", args=[club.view_key]))
@@ -186,3 +186,49 @@ def test_an_abandoned_game_records_nothing_until_resumed(client, club):
                            "lowest": ["Ben"]}, content_type="application/json",
                            headers={"Authorization": f"Bearer {club.key}"})  # fmt: skip
     assert response.status_code == 400 and "abandoned" in response.json()["error"]
+
+
+def test_the_home_page_offers_to_continue_the_games_in_progress(client):
+    response = client.post("/clubs/new", {"name": "Thursday table"})
+    key = response["Location"].split("/")[2]
+    from scorekeeper.models import Club
+
+    club = Club.objects.with_key(key)
+    going = make_game(club=club)
+    done = make_game(club=club, players=("Ann", "Ben"), lives=1)
+    done.record(knock(0, 1))
+    done.record(knock(0, 1))
+    elsewhere = make_game()  # another club, which this browser never opened
+    page = client.get("/").content.decode()
+    section = page[page.index("Games in progress") : page.index("Your clubs")]
+    assert f'href="/c/{key}/g/{going.id}/">Continue</a>' in section
+    assert str(done.id) not in section and str(elsewhere.id) not in section
+
+
+def test_a_players_page_and_the_records(client, club):
+    ana = club.player_named("Ana")
+    page = client.get(reverse("stats", args=[club.key])).content.decode()
+    assert f'href="/c/{club.key}/players/{ana.pk}/stats">Ana</a>' in page
+    records = page[page.index("Records") :]
+    assert "<dt>Longest game</dt><dd>4 rounds" in records
+    assert "<dt>Most 31s in one game</dt><dd>Ben, 1" in records
+    assert "<dt>Biggest comeback</dt><dd>—" in records  # no winner was ever on the last chance
+    assert 'role="img"' in page and "Games won: Ben won 2 of 3" in page
+    page = client.get(reverse("player-stats", args=[club.key, ana.pk])).content.decode()
+    assert "<dt>Won</dt><dd>0 of 3 finished games, 1 tie" in page
+    assert "<dt>Nemesis</dt><dd>Ben" in page
+    assert 'aria-label="The last 3 finished games, newest first: lost, tied, lost"' in page
+    view = client.get(f"/v/{club.view_key}/players/{ana.pk}/stats").content.decode()
+    assert f"/v/{club.view_key}/g/" in view and f"/c/{club.key}" not in view
+    ben = client.get(reverse("player-stats", args=[club.key, club.player_named("Ben").pk]))
+    assert "<dt>Favourite victim</dt><dd>Ana" in ben.content.decode()
+
+
+def test_a_comeback_from_the_last_chance_is_a_record(client):
+    club = make_club()
+    game = make_game(players=("Ana", "Ben"), club=club, lives=1)
+    game.record(RoundInputs("manual", losses={0: 1}))  # Ana on the county
+    game.record(RoundInputs("manual", losses={1: 1}))  # Ben too
+    game.record(RoundInputs("manual", losses={1: 1}))  # Ben out: Ana wins from the county
+    page = client.get(reverse("stats", args=[club.key])).content.decode()
+    assert "<dt>Biggest comeback</dt><dd>Ana won after 3 rounds on the last chance" in page
