@@ -1,11 +1,15 @@
 from django.urls import path, re_path
 
 from .api import api
-from .views import app, backup, clubs, games, referee
+from .views import app, backup, clubs, games, printing, referee
 
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("referee/", referee.referee, name="referee"),
+    path("rules/<str:preset>/", printing.preset_rules, name="preset-rules"),
+    path("rules/<str:preset>.pdf", printing.preset_rules, {"pdf": True}, name="preset-rules-pdf"),
+    path("sheet/", printing.blank_sheet, name="blank-sheet"),
+    path("sheet.pdf", printing.blank_sheet, {"pdf": True}, name="blank-sheet-pdf"),
     path("healthz", clubs.healthz, name="healthz"),
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("sw.js", app.service_worker, name="service-worker"),
@@ -29,6 +33,20 @@ urlpatterns = [
     path("c/<str:key>/g/<uuid:game_id>/mode", games.game_mode, name="game-mode"),
     path("c/<str:key>/g/<uuid:game_id>/invite", games.invite, name="invite"),
     path("c/<str:key>/g/<uuid:game_id>/name", games.name_game, name="name-game"),
+    path("c/<str:key>/g/<uuid:game_id>/rules", printing.game_rules, name="game-rules"),
+    path(
+        "c/<str:key>/g/<uuid:game_id>/rules.pdf",
+        printing.game_rules,
+        {"pdf": True},
+        name="game-rules-pdf",
+    ),
+    path("c/<str:key>/g/<uuid:game_id>/sheet", printing.game_sheet, name="game-sheet"),
+    path(
+        "c/<str:key>/g/<uuid:game_id>/sheet.pdf",
+        printing.game_sheet,
+        {"pdf": True},
+        name="game-sheet-pdf",
+    ),
     re_path(
         r"^c/(?P<key>[^/]+)/g/(?P<game_id>[0-9a-f-]{36})/(?P<action>abandon|resume|delete|restore)$",
         games.set_aside,

@@ -1,0 +1,183 @@
+"""Printed: a rules card and a score sheet made for 31 (lives, not points), as PDFs on one page.
+
+fpdf2 draws them (pure Python). Text is set in DejaVu Sans where the system has it (the suits
+and quotes of the rules' words need a Unicode font; Debian's fonts-dejavu-core has it, and
+KNOCK_PDF_FONT names another), and in the PDF's own Helvetica otherwise, with the few
+characters it lacks spelled out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from fpdf import FPDF
+
+PAPERS = {"a4": "A4", "letter": "Letter"}
+FONT_PATHS = [
+    os.environ.get("KNOCK_PDF_FONT", ""),
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+]
+LATIN = str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C", "“": '"', "”": '"', "’": "'",
+                       "…": "...", "−": "-", "—": "-", "–": "-", "×": "x"})  # fmt: skip
+
+
+def _font() -> Path | None:
+    return next((Path(p) for p in FONT_PATHS if p and Path(p).is_file()), None)
+
+
+class Sheet(FPDF):
+    """A page with Knock's fonts set up, and text that always fits the font."""
+
+    def __init__(self, paper: str) -> None:
+        super().__init__(orientation="P", unit="mm", format=PAPERS.get(paper, "A4"))
+        self.set_auto_page_break(auto=False)
+        self.set_margins(12, 12, 12)
+        font = _font()
+        self.unicode = font is not None
+        if font is not None:
+            self.add_font("Knock", "", str(font))
+            bold = font.with_name(font.stem + "-Bold" + font.suffix)
+            self.add_font("Knock", "B", str(bold if bold.is_file() else font))
+        self.family = "Knock" if self.unicode else "Helvetica"
+        self.set_creator("Knock")
+        self.add_page()
+
+    def say(self, text: str) -> str:
+        return (
+            text
+            if self.unicode
+            else text.translate(LATIN).encode("latin-1", "replace").decode("latin-1")
+        )
+
+    def style(self, size: float, bold: bool = False) -> None:
+        self.set_font(self.family, "B" if bold else "", size)
+
+
+def rules_card(title: str, description: str, card: Sequence[dict[str, Any]], paper: str) -> bytes:
+    """Every switch of a rule set in the players' words, our readings marked, on one page."""
+    pdf = Sheet(paper)
+    pdf.set_title(title)
+    width = pdf.w - pdf.l_margin - pdf.r_margin
+    pdf.style(17, bold=True)
+    pdf.multi_cell(width, 8, pdf.say(title), new_x="LMARGIN", new_y="NEXT")
+    if description:
+        pdf.style(9.5)
+        pdf.multi_cell(width, 4.6, pdf.say(description), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(2)
+    # Sized to fit: the smallest of a few type sizes that still leaves the page's foot free.
+    for size in (9.5, 9, 8.5, 8, 7.5, 7):
+        if _card_height(pdf, card, width, size) < pdf.h - pdf.get_y() - 14:
+            break
+    line = size * 0.47
+    for row in card:
+        pdf.style(size, bold=True)
+        label = row["label"] + (" (our reading)" if row["our_reading"] else "")
+        pdf.multi_cell(width, line, pdf.say(label), new_x="LMARGIN", new_y="NEXT")
+        pdf.style(size)
+        pdf.multi_cell(width, line, pdf.say(row["words"]), new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(0.6)
+    pdf.set_y(pdf.h - 12)
+    pdf.style(7.5)
+    pdf.cell(width, 4, pdf.say("Knock · the scorekeeper and referee for 31. “Our reading”: where "
+                               "the written rules are silent, the reading Knock applies."))  # fmt: skip
+    return bytes(pdf.output())
+
+
+def _card_height(pdf: Sheet, card: Sequence[dict[str, Any]], width: float, size: float) -> float:
+    height = 0.0
+    for row in card:
+        for text, bold in ((row["label"] + " (our reading)", True), (row["words"], False)):
+            pdf.style(size, bold)
+            lines = cast(list[str], pdf.multi_cell(width, size * 0.47, pdf.say(text),
+                                                   dry_run=True, output="LINES"))  # fmt: skip
+            height += len(lines) * size * 0.47
+        height += 0.6
+    return height
+
+
+@dataclass
+class SheetRow:
+    label: str  # "Start", "1", "2"…
+    lives: Sequence[int | None]  # per player; None: a blank box to fill in
+    notes: Sequence[str] = ()  # per player: "-1", "on the county", "out"
+
+
+def score_sheet(title: str, names: Sequence[str], lives: int, rows: Sequence[SheetRow],
+                paper: str) -> bytes:  # fmt: skip
+    """A column per player, a row per round, a box per life: crossed when it is lost."""
+    pdf = Sheet(paper)
+    pdf.set_title(title)
+    width = pdf.w - pdf.l_margin - pdf.r_margin
+    pdf.style(15, bold=True)
+    pdf.cell(width, 8, pdf.say(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.style(8.5)
+    pdf.cell(width, 5, pdf.say(f"{lives} lives each: cross out a box for each life lost. "
+                               "A player with no box left is on the last chance; the next loss is out."),
+             new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    pdf.ln(2)
+    first, count = 12.0, max(1, len(names))
+    column = (width - first) / count
+    top = pdf.get_y()
+    row_height = min(11.0, (pdf.h - top - 22) / max(1, len(rows)))
+    pdf.style(9, bold=True)
+    pdf.set_xy(pdf.l_margin, top)
+    pdf.cell(first, 8, pdf.say("Round"), border=1, align="C")
+    for name in names:
+        pdf.cell(column, 8, pdf.say(_fit(pdf, name, column - 2)), border=1, align="C")
+    y = top + 8
+    box = min(4.5, (column - 3) / max(1, lives) - 0.6, row_height - 4)
+    for row in rows:
+        pdf.set_xy(pdf.l_margin, y)
+        pdf.style(8, bold=True)
+        pdf.cell(first, row_height, pdf.say(row.label), border=1, align="C")
+        for i in range(count):
+            x = pdf.l_margin + first + i * column
+            pdf.rect(x, y, column, row_height)
+            kept = row.lives[i] if i < len(row.lives) else None
+            for b in range(lives):
+                bx, by = x + 1.5 + b * (box + 0.6), y + 1.2
+                pdf.rect(bx, by, box, box)
+                if kept is not None and b >= kept:  # a life lost: crossed out
+                    pdf.line(bx, by, bx + box, by + box)
+                    pdf.line(bx, by + box, bx + box, by)
+            note = row.notes[i] if i < len(row.notes) else ""
+            if note:
+                pdf.style(6.5)
+                pdf.set_xy(x + 1, y + row_height - 3.6)
+                pdf.cell(column - 2, 3, pdf.say(_fit(pdf, note, column - 2)))
+        y += row_height
+    pdf.set_y(pdf.h - 12)
+    pdf.style(7.5)
+    pdf.cell(width, 4, pdf.say("Knock · a score sheet made for 31: lives, not points."))
+    return bytes(pdf.output())
+
+
+def _fit(pdf: Sheet, text: str, width: float) -> str:
+    """Text cut with an ellipsis to fit a width at the current font."""
+    if pdf.get_string_width(pdf.say(text)) <= width:
+        return text
+    while text and pdf.get_string_width(pdf.say(text + "…")) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def sheet_cells(rows: Sequence[SheetRow], lives: int) -> list[dict[str, Any]]:
+    """The rows as the print page draws them: each cell's boxes (crossed or not) and note."""
+    return [
+        {
+            "label": row.label,
+            "cells": [
+                {
+                    "boxes": [kept is not None and b >= kept for b in range(lives)],
+                    "note": row.notes[i] if i < len(row.notes) else "",
+                }
+                for i, kept in enumerate(row.lives)
+            ],
+        }
+        for row in rows
+    ]

@@ -1,0 +1,132 @@
+"""The printed pages: a rules card and a score sheet, as print-friendly pages and as PDFs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from ..access import game_link
+from ..http import HtmxHttpRequest
+from ..models import Game
+from ..printing import PAPERS, SheetRow, rules_card, score_sheet, sheet_cells
+from ..rules import PRESETS, Result, RuleSet, Status
+from ..rules.errors import InputError
+from ..rules.numbers import read_whole
+
+BLANK_ROUNDS = 20
+
+
+def _paper(request: HttpRequest) -> str:
+    paper = request.GET.get("paper", "a4").lower()
+    return paper if paper in PAPERS else "a4"
+
+
+def _pdf(content: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+def _rules_of_preset(preset: str) -> tuple[str, str, list[dict[str, Any]]]:
+    if preset not in PRESETS:
+        raise Http404("No such rules")
+    found = PRESETS[preset]
+    return f"Rules of 31: {found.name}", found.description, found.rules.describe(found.readings)
+
+
+def _rules_of_game(game: Game) -> tuple[str, str, list[dict[str, Any]]]:
+    title = f"Rules of this game: {game.preset_name}" + (f" · {game.name}" if game.name else "")
+    return title, _house_rules_words(game), game.rules_card()
+
+
+def _house_rules_words(game: Game) -> str:
+    preset = PRESETS.get(game.preset)
+    if preset is None:
+        return ""
+    changed = [row["label"] for row in game.rules_card()
+               if getattr(game.rules, row["name"]) != getattr(preset.rules, row["name"])]  # fmt: skip
+    return ("House rules: " + ", ".join(changed) + ".") if changed else "No house rules."
+
+
+@require_GET
+def preset_rules(request: HttpRequest, preset: str, pdf: bool = False) -> HttpResponse:
+    title, description, card = _rules_of_preset(preset)
+    if pdf:
+        return _pdf(rules_card(title, description, card, _paper(request)), f"knock-{preset}.pdf")
+    return render(request, "scorekeeper/print_rules.html", {
+        "title": title, "description": description, "card": card,
+        "pdf_url": reverse("preset-rules-pdf", args=[preset]), "presets": PRESETS.values(),
+    })  # fmt: skip
+
+
+@require_GET
+@game_link()
+def game_rules(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpResponse:
+    title, description, card = _rules_of_game(game)
+    if pdf:
+        return _pdf(rules_card(title, description, card, _paper(request)), "knock-rules.pdf")
+    return render(request, "scorekeeper/print_rules.html", {
+        "title": title, "description": description, "card": card, "game": game,
+        "pdf_url": reverse("game-rules-pdf", args=[game.club.key, game.id]),
+    })  # fmt: skip
+
+
+def _blank(request: HttpRequest) -> tuple[list[str], int]:
+    try:
+        players = read_whole(request.GET.get("players", "4"), "players", "players", 2, 9)
+        lives = read_whole(request.GET.get("lives", "3"), "lives", "lives", 1, 6)
+    except InputError:
+        players, lives = 4, 3
+    return [""] * players, lives
+
+
+@require_GET
+def blank_sheet(request: HttpRequest, pdf: bool = False) -> HttpResponse:
+    names, lives = _blank(request)
+    rows = [SheetRow("Start", [lives] * len(names))]
+    rows += [SheetRow(str(n), [None] * len(names)) for n in range(1, BLANK_ROUNDS + 1)]
+    if pdf:
+        return _pdf(score_sheet("Score sheet for 31", names, lives, rows, _paper(request)),
+                    "knock-score-sheet.pdf")  # fmt: skip
+    return render(request, "scorekeeper/print_sheet.html", {
+        "title": "Score sheet for 31", "names": names, "lives": lives,
+        "rows": sheet_cells(rows, lives),
+        "pdf_url": reverse("blank-sheet-pdf") + f"?players={len(names)}&lives={lives}",
+    })  # fmt: skip
+
+
+def game_rows(game: Game, rules: RuleSet) -> list[SheetRow]:
+    """The game's rounds as the sheet's rows: lives kept, and what each round did."""
+    state, steps = game.steps()
+    rows = [SheetRow("Start", [state.start_lives] * len(state.names))]
+    for step in steps:
+        if step.result.result == Result.TABLE_DECIDES:
+            continue
+        notes = []
+        for player in step.result.players:
+            words = f"−{player.lost}" if player.lost else ""
+            if player.status != Status.IN:
+                words = f"{words} {player.status_label}".strip()
+            notes.append(words)
+        rows.append(SheetRow(str(step.number), [p.lives for p in step.result.players], notes))
+    return rows
+
+
+@require_GET
+@game_link()
+def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpResponse:
+    state = game.state
+    rows = game_rows(game, game.rules)
+    title = "Score sheet" + (f": {game.name}" if game.name else f" of {game.created:%d %b %Y}")
+    if pdf:
+        return _pdf(score_sheet(title, state.names, state.start_lives, rows, _paper(request)),
+                    "knock-score-sheet.pdf")  # fmt: skip
+    return render(request, "scorekeeper/print_sheet.html", {
+        "title": title, "names": state.names, "lives": state.start_lives,
+        "rows": sheet_cells(rows, state.start_lives),
+        "game": game, "pdf_url": reverse("game-sheet-pdf", args=[game.club.key, game.id]),
+    })  # fmt: skip
