@@ -198,6 +198,11 @@ def every_page(game):
         "view log": f"/v/{view}/g/{game.id}/log",
         "edit round": f"/c/{key}/g/{game.id}/rounds/1/edit",
         "invite": f"/c/{key}/g/{game.id}/invite",
+        "stats": f"/c/{key}/stats",
+        "player": f"/c/{key}/players/{game.seat_list()[0].player_id}/stats",
+        "rules card": "/rules/scat/",
+        "score sheet": f"/c/{key}/g/{game.id}/sheet",
+        "settle with cards": f"/c/{key}/g/{game.id}/referee",
     }
 
 

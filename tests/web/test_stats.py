@@ -217,7 +217,7 @@ def test_a_players_page_and_the_records(client, club):
     page = client.get(reverse("player-stats", args=[club.key, ana.pk])).content.decode()
     assert "<dt>Won</dt><dd>0 of 3 finished games, 1 tie" in page
     assert "<dt>Nemesis</dt><dd>Ben" in page
-    assert 'aria-label="The last 3 finished games, newest first: lost, tied, lost"' in page
+    assert "The last 3 finished games, newest first: lost, tied, lost.</span>" in page
     view = client.get(f"/v/{club.view_key}/players/{ana.pk}/stats").content.decode()
     assert f"/v/{club.view_key}/g/" in view and f"/c/{club.key}" not in view
     ben = client.get(reverse("player-stats", args=[club.key, club.player_named("Ben").pk]))
