@@ -81,10 +81,48 @@ def parse_card(token: str) -> Card:
     return Card(rank, _SUIT_ALIASES[match.group(2)])
 
 
+# Cards as German players write them: the suit's word and the rank, either way round ("Herz
+# Dame", "Pik Ass", "Kreuz 10", "Bube Karo"), the ranks also as their letters (A, K, D, B).
+_GERMAN_SUITS = {"HERZ": Suit.HEARTS, "PIK": Suit.SPADES, "KREUZ": Suit.CLUBS, "KARO": Suit.DIAMONDS,
+                 "CARO": Suit.DIAMONDS}  # fmt: skip
+_GERMAN_RANKS = {
+    "ASS": "A", "AS": "A", "A": "A", "KÖNIG": "K", "KOENIG": "K", "K": "K", "DAME": "Q", "D": "Q",
+    "BUBE": "J", "B": "J", "ZEHN": "10", "NEUN": "9", "ACHT": "8", "SIEBEN": "7", "SECHS": "6",
+    "FÜNF": "5", "FUENF": "5", "VIER": "4", "DREI": "3", "ZWEI": "2",
+    **{rank: rank for rank in RANKS},
+}  # fmt: skip
+
+
+def _german(first: str, second: str) -> Card | None:
+    """A card from two German words (suit and rank, in either order), or None."""
+    a, b = first.translate(_INVISIBLE).strip().upper(), second.translate(_INVISIBLE).strip().upper()
+    if a in _GERMAN_SUITS and b in _GERMAN_RANKS:
+        return Card(_GERMAN_RANKS[b], _GERMAN_SUITS[a])
+    if b in _GERMAN_SUITS and a in _GERMAN_RANKS and len(a) > 1:
+        return Card(_GERMAN_RANKS[a], _GERMAN_SUITS[b])
+    return None
+
+
 def parse_cards(text: str | list[str]) -> list[Card]:
-    """Read cards separated by spaces or commas (or given as a list of tokens)."""
-    tokens = text if isinstance(text, list) else re.split(r"[\s,;]+", text.strip())
-    return [parse_card(token) for token in tokens if token.strip()]
+    """Read cards separated by spaces or commas (or given as a list of tokens); German pairs of
+    words ("Herz Dame") count as one card."""
+    raw = text if isinstance(text, list) else re.split(r"[\s,;]+", text.strip())
+    tokens = [token for token in raw if token.strip()]
+    cards: list[Card] = []
+    i = 0
+    while i < len(tokens):
+        pair = _german(tokens[i], tokens[i + 1]) if i + 1 < len(tokens) else None
+        if pair is not None:
+            cards.append(pair)
+            i += 2
+            continue
+        if tokens[i].strip().upper() in _GERMAN_SUITS:
+            following = tokens[i + 1] if i + 1 < len(tokens) else ""
+            raise CardError(f"“{(tokens[i] + ' ' + following).strip()}” is not a card: write the "
+                            "suit then the rank, like Herz Dame, Pik Ass or Kreuz 10")  # fmt: skip
+        cards.append(parse_card(tokens[i]))
+        i += 1
+    return cards
 
 
 @cache

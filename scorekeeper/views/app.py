@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -27,6 +29,7 @@ PRECACHED = [
     "icons/favicon.ico",
 ]
 THEME, PAPER = "#0f5132", "#fbfaf7"
+STARTED = str(time.time())
 
 
 @require_GET
@@ -59,7 +62,10 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     """The worker, naming the static files' real (hashed, in production) URLs; its version
     changes with them, so a new release replaces what the phones keep."""
     precache = [static(path) for path in PRECACHED]
-    version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:12]
+    # In production the URLs carry the files' hashes; in development they do not, so a server
+    # started again (after an edit) gives the phones a new version too.
+    salt = "" if not settings.DEBUG else STARTED
+    version = hashlib.sha256("\n".join([*precache, salt]).encode()).hexdigest()[:12]
     return render(request, "sw.js", {
         "precache": json.dumps(precache), "version": version,
         "offline_url": reverse("offline"), "static_url": static(""),

@@ -67,3 +67,30 @@ def test_a_card_prints_with_its_suit_symbol_and_code():
     assert str(card) == "10♥"
     assert card.code == "10H"
     assert card.points == 10
+
+
+class TestGermanCards:
+    """Cards as German players write them, on any page: the suit's word and the rank."""
+
+    @pytest.mark.parametrize(
+        ("typed", "codes"),
+        [
+            ("Herz Dame, Pik Ass, Kreuz 10", ["QH", "AS", "10C"]),
+            ("herz d pik a karo b", ["QH", "AS", "JD"]),
+            ("Karo König Kreuz Koenig Caro 7", ["KD", "KC", "7D"]),
+            ("Bube Karo Dame Herz", ["JD", "QH"]),
+            ("Herz Zehn A♠ KD", ["10H", "AS", "KD"]),  # German and the codes mixed
+        ],
+    )
+    def test_read(self, typed, codes):
+        assert [card.code for card in parse_cards(typed)] == codes
+
+    def test_the_english_codes_keep_their_meaning(self):
+        # "KD" is the king of diamonds and "D" alone is no card: the German letters count only
+        # after a German suit.
+        assert [card.code for card in parse_cards("KD QD")] == ["KD", "QD"]
+
+    @pytest.mark.parametrize("typed", ["Herz X", "Pik", "Kreuz Elf"])
+    def test_a_refusal_names_the_token_as_typed(self, typed):
+        with pytest.raises(CardError, match=f"“{typed}” is not a card"):
+            parse_cards(typed)
