@@ -17,6 +17,7 @@ from typing import Any, cast
 from fpdf import FPDF
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
+PER_PAGE = 26  # rows of a score sheet on one page: a start and 25 rounds
 FONT_PATHS = [
     os.environ.get("KNOCK_PDF_FONT", ""),
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -123,15 +124,24 @@ def score_sheet(title: str, names: Sequence[str], lives: int, rows: Sequence[She
     first, count = 12.0, max(1, len(names))
     column = (width - first) / count
     top = pdf.get_y()
-    row_height = min(11.0, (pdf.h - top - 22) / max(1, len(rows)))
-    pdf.style(9, bold=True)
-    pdf.set_xy(pdf.l_margin, top)
-    pdf.cell(first, 8, pdf.say("Round"), border=1, align="C")
-    for name in names:
-        pdf.cell(column, 8, pdf.say(_fit(pdf, name, column - 2)), border=1, align="C")
-    y = top + 8
+    # Up to PER_PAGE rows on a page, at least 7 mm high; a longer game goes on to more pages.
+    per_page = min(len(rows), PER_PAGE) or 1
+    row_height = min(11.0, (pdf.h - top - 22) / per_page)
     box = min(4.5, (column - 3) / max(1, lives) - 0.6, row_height - 4)
-    for row in rows:
+
+    def heading(at: float) -> float:
+        pdf.style(9, bold=True)
+        pdf.set_xy(pdf.l_margin, at)
+        pdf.cell(first, 8, pdf.say("Round"), border=1, align="C")
+        for name in names:
+            pdf.cell(column, 8, pdf.say(_fit(pdf, name, column - 2)), border=1, align="C")
+        return at + 8
+
+    y = heading(top)
+    for number, row in enumerate(rows):
+        if number and number % PER_PAGE == 0:
+            pdf.add_page()
+            y = heading(pdf.t_margin)
         pdf.set_xy(pdf.l_margin, y)
         pdf.style(8, bold=True)
         pdf.cell(first, row_height, pdf.say(row.label), border=1, align="C")

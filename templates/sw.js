@@ -10,6 +10,7 @@ const OFFLINE = "{{ offline_url }}";
 const STATIC = "{{ static_url }}";
 // A game's pages, through either link: the table and its round log.
 const KEPT = /^\/(c|v)\/[^/]+\/g\/[^/]+\/(log)?$/;
+const KEEP_AT_MOST = 20; // the pages of the games seen last; older ones go
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(FILES).then((cache) => cache.addAll([...PRECACHE, OFFLINE])));
@@ -36,7 +37,10 @@ async function page(request) {
   try {
     const response = await fetch(request);
     if (response.ok && KEPT.test(new URL(request.url).pathname)) {
+      await kept.delete(request); // put again below, so it counts as the newest
       await kept.put(request, response.clone());
+      const pages = await kept.keys();
+      await Promise.all(pages.slice(0, Math.max(0, pages.length - KEEP_AT_MOST)).map((old) => kept.delete(old)));
     }
     return response;
   } catch (error) {

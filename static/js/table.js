@@ -282,9 +282,29 @@
     if (start) start.focus({ preventScroll: true });
   });
 
+  /* The cards section stays as the player left it, open or closed, when the table is drawn
+     again (a refused Record, another phone's round). */
+  const CARDS_OPEN = "knock-cards-open";
+  document.addEventListener(
+    "toggle",
+    (event) => {
+      if (event.target.matches && event.target.matches("#record .part-cards")) {
+        sessionStorage.setItem(CARDS_OPEN, event.target.open ? "1" : "");
+      }
+    },
+    true
+  );
+
+  function keepCardsOpen() {
+    const cards = document.querySelector("#record .part-cards");
+    if (cards && sessionStorage.getItem(CARDS_OPEN) && !cards.open) cards.open = true;
+  }
+  document.addEventListener("htmx:afterSettle", keepCardsOpen);
+
   document.addEventListener("DOMContentLoaded", () => {
     const form = recordForm();
     if (form) sync(form);
     settings();
+    keepCardsOpen();
   });
 })();

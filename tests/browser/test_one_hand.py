@@ -251,7 +251,9 @@ def test_a_dispute_leaves_no_cards_behind_for_the_next_round(browser):
         page.get_by_label(f"{name}'s cards").fill(cards)
     record_button(page).click()
     expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1")
-    # The next round starts with no cards in it, and an ordinary knock goes through.
+    # The next round starts with no cards in it (the section still open, as it was left), and an
+    # ordinary knock goes through.
+    expect(page.locator("#record .part-cards")).to_have_attribute("open", "")
     for name in NAMES:
         expect(page.get_by_label(f"{name}'s cards")).to_have_value("")
     tile(page, "Ben").click()

@@ -94,3 +94,12 @@ def test_the_printed_pages_print_black_on_white_without_controls(client):
     css = Path(__file__).resolve().parent.parent.parent / "static" / "css" / "knock.css"
     print_css = css.read_text().split("@media print")[1]
     assert "header.site" in print_css and "button" in print_css and "#000" in print_css
+
+
+def test_a_long_game_goes_on_to_a_second_sheet(client, tmp_path):
+    game = make_game(players=("Ana", "Ben"), lives=10, stock_out="draw")
+    for _ in range(30):
+        game.record(RoundInputs("stock_out"))
+    response = client.get(reverse("game-sheet-pdf", args=[game.club.key, game.id]))
+    text, pages = read_pdf(response.content, tmp_path, "long-sheet")
+    assert pages == 2 and " 30 " in f" {text} " and text.count("Round") >= 2
