@@ -51,6 +51,7 @@ class Step:
     dealer: int
     round: RoundInput
     result: RoundResult
+    playing: tuple[str, ...] = ()  # who was still in before the round
 
     @property
     def summary(self) -> str:
@@ -60,7 +61,14 @@ class Step:
             return "The table decides"
         if result.result == Result.REPLAY:
             return "Nobody loses: the cards are dealt again"
-        lost = ", ".join(f"{p.name} −{p.lost}" for p in result.players if p.lost)
+        losers = [p for p in result.players if p.lost]
+        # Seat by seat, each with what it lost; but when everyone still in lost the same but one
+        # player (a 31, fire), that player is named instead: it fits a phone's line.
+        kept = [p for p in result.players if not p.lost and p.name in self.playing]
+        if len(losers) >= 3 and len(kept) == 1 and len({p.lost for p in losers}) == 1:
+            lost = f"everyone but {kept[0].name} −{losers[0].lost}"
+        else:
+            lost = ", ".join(f"{p.name} −{p.lost}" for p in losers)
         words = lost or "Nobody loses a life"
         return f"{words} (counted by hand)" if self.round.ending == COUNTED else words
 
@@ -194,7 +202,8 @@ def play(rules: RuleSet, state: GameState, round: RoundInput) -> Step:
         if round.losses is None
         else {_seat_name(names, p, "losses"): lives for p, lives in round.losses.items()},
     )
-    return Step(number, state.dealer, round, resolve_round(rules, table, outcome))
+    playing = tuple(names[p] for p in range(len(names)) if state.statuses[p] != Status.OUT)
+    return Step(number, state.dealer, round, resolve_round(rules, table, outcome), playing)
 
 
 def _seat_name(names: tuple[str, ...], seat: int, part: str) -> str:

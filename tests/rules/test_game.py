@@ -112,3 +112,16 @@ def test_an_edit_is_told_in_words():
     )
     assert "Cat is no longer out." in describe_changes(before, after)
     assert describe_changes(after, after) == ["Nothing changes for the table now."]
+
+
+def test_a_rounds_line_names_the_one_who_did_not_lose_when_everyone_else_did():
+    rules = PRESETS["scat"].rules
+    state = start(rules, NAMES, 0)
+    step = play(rules, state, RoundInput("thirty_one", shown_by=(2,)))
+    assert step.summary == "everyone but Cat −1"
+    assert step.headline == "everyone but Cat −1 · Ben deals next"
+    # Two losers, or different losses: each by name.
+    step = play(rules, start(rules, NAMES[:3], 0), RoundInput("thirty_one", shown_by=(2,)))
+    assert step.summary == "Ann −1, Ben −1"
+    step = play(rules, state, RoundInput("manual", losses={0: 2, 1: 1, 3: 1, 4: 1}))
+    assert step.summary == "Ann −2, Ben −1, Dev −1, Eve −1 (counted by hand)"
