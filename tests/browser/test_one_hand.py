@@ -95,6 +95,16 @@ def shot(page, name):
     page.screenshot(path=SHOTS / f"one-hand-{name}.png")
 
 
+def showed(thumb, page, ending, name, number):
+    """A round ended by one player's hand: the ending's chip, the player, Record; the preview
+    and the toast both say that everyone else lost a life."""
+    thumb.tap(chip(page, ending))
+    thumb.tap(tile(page, name))
+    expect(page.locator("#preview")).to_contain_text(f"everyone but {name} −1")
+    thumb.tap(record_button(page))
+    expect(page.locator("#toast")).to_contain_text(f"Round {number} saved · everyone but {name} −1")
+
+
 def lives(game_id):
     return Game.objects.get(pk=game_id).state.lives
 
@@ -119,11 +129,7 @@ def test_a_referee_night_in_three_taps_a_round_without_scrolling(browser, size, 
     shot(page, f"{name}-saved")
 
     # A 31 shown in play: the ending, who showed it, Record.
-    thumb.tap(chip(page, "31"))
-    thumb.tap(tile(page, "Ben"))
-    expect(page.locator("#preview")).to_contain_text("everyone but Ben −1")
-    thumb.tap(record_button(page))
-    expect(page.locator("#toast")).to_contain_text("Round 2 saved · everyone but Ben −1")
+    showed(thumb, page, "31", "Ben", 2)
     assert thumb.round() == (3, 0)
 
     # A dealt 31.
@@ -285,11 +291,7 @@ def test_three_aces_under_schwimmen_in_three_taps(browser, size):
     game = make_game(players=NAMES, preset="schwimmen")
     context, page = open_table(browser, game, size)
     thumb = Thumb(page)
-    thumb.tap(chip(page, "Three aces"))
-    thumb.tap(tile(page, "Eve"))
-    expect(page.locator("#preview")).to_contain_text("everyone but Eve −1")
-    thumb.tap(record_button(page))
-    expect(page.locator("#toast")).to_contain_text("Round 1 saved")
+    showed(thumb, page, "Three aces", "Eve", 1)
     assert thumb.round() == (3, 0)
     shot(page, f"{size[0]}x{size[1]}-three-aces")
     # The toast is no obstacle: the next round's players can be tapped while it shows.
