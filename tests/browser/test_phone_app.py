@@ -120,6 +120,24 @@ def test_a_record_made_offline_says_so_and_is_saved_once_when_back_online(browse
     context.close()
 
 
+def test_an_undo_made_offline_is_sent_once_when_back_online(browser, live_server):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    worker_ready(page)
+    context.set_offline(True)
+    page.get_by_role("button", name="Undo round 1").click()
+    expect(page.locator("#preview .error")).to_contain_text("Not saved: no connection.")
+    assert Round.objects.get(game=game).state == Round.ACTIVE
+    context.set_offline(False)
+    expect(page.locator("#toast")).to_contain_text("Round 1 taken back.")
+    expect(page.locator("#table h1")).to_have_text("Round 1")
+    assert Round.objects.get(game=game).state == Round.UNDONE
+    context.close()
+
+
 def test_a_reload_while_offline_shows_the_last_table_seen(browser, live_server):
     game = make_game(players=("Ana", "Ben", "Cara"))
     game.record(RoundInputs("knock", knocker=0, lowest=(1,)))

@@ -487,3 +487,22 @@ def test_a_game_is_named_at_the_start_and_renamed_from_its_log(client):
     assert "Control characters" in page
     assert Game.objects.get().name == "Saturday"
     assert client.post(f"/v/{club.view_key}/g/{game.id}/name", {"name": "x"}).status_code == 404
+
+
+def test_the_table_switches_between_refereeing_and_counting_lives(client):
+    game = make_game()
+    url = reverse("game-mode", args=[game.club.key, game.id])
+    page = text(client.post(url, {"mode": "count"}, follow=True))
+    assert Game.objects.get(pk=game.pk).mode == Game.Mode.COUNT
+    assert '<input type="hidden" name="ending" value="manual">' in page and "Has 31" in page
+    assert "Referee each round instead" in page
+    page = text(client.post(url, {"mode": "referee"}, follow=True))
+    assert Game.objects.get(pk=game.pk).mode == Game.Mode.REFEREE and "Has 31" not in page
+    page = text(client.post(url, {"mode": "poker"}, follow=True))
+    assert "Choose “Referee each round” or “Just count lives”." in page
+    assert Game.objects.get(pk=game.pk).mode == Game.Mode.REFEREE
+    # The view link cannot switch it.
+    assert (
+        client.post(f"/v/{game.club.view_key}/g/{game.id}/mode", {"mode": "count"}).status_code
+        == 404
+    )
