@@ -1,5 +1,7 @@
 """The club's statistics, from games built for them, through the page and the API."""
 
+import io
+
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
@@ -232,3 +234,16 @@ def test_a_comeback_from_the_last_chance_is_a_record(client):
     game.record(RoundInputs("manual", losses={1: 1}))  # Ben out: Ana wins from the county
     page = client.get(reverse("stats", args=[club.key])).content.decode()
     assert "<dt>Biggest comeback</dt><dd>Ana won after 3 rounds on the last chance" in page
+
+
+def test_the_operators_command_empties_every_bin(club):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    old, recent = Game.objects.filter(club=club)[:2]
+    Game.objects.filter(pk=old.pk).update(deleted=timezone.now() - timedelta(days=31))
+    Game.objects.filter(pk=recent.pk).update(deleted=timezone.now() - timedelta(days=2))
+    call_command("empty_bins", stdout=io.StringIO())
+    assert not Game.objects.filter(pk=old.pk).exists()
+    assert Game.objects.filter(pk=recent.pk).exists()
