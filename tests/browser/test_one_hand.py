@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.models import Game, Round
+from scorekeeper.models import Game, Round, RoundInputs
 
 from ..factory import make_game
 
@@ -298,4 +298,30 @@ def test_three_aces_under_schwimmen_in_three_taps(browser, size):
     expect(page.locator("#toast")).to_be_visible()
     thumb.tap(tile(page, "Maximiliane-Josephine"))
     expect(tile(page, "Maximiliane-Josephine")).to_have_attribute("aria-pressed", "true")
+    context.close()
+
+
+def test_a_round_counted_by_hand_is_edited_on_its_own_page(browser):
+    game = make_game(players=("Ana", "Ben", "Cara"), mode=Game.Mode.COUNT)
+    game.record(RoundInputs("manual", losses={1: 1}))
+    context, page = open_table(browser, game, PHONES[1])
+    page.goto(_live_url[0] + f"/c/{game.club.key}/g/{game.id}/rounds/1/edit")
+    lost = page.get_by_role("combobox", name="Cara")
+    expect(lost).to_be_visible()
+    lost.select_option("2")
+    page.get_by_role("combobox", name="Ben").select_option("0")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator(".messages")).to_contain_text("Round 1 edited.")
+    assert lives(game.id) == (3, 3, 1)
+    context.close()
+
+
+def test_counting_lives_works_without_javascript(browser):
+    game = make_game(players=("Ana", "Ben", "Cara"), mode=Game.Mode.COUNT)
+    context, page = open_table(browser, game, PHONES[0], java_script_enabled=False)
+    expect(page.get_by_role("button", name="Has 31: Ben")).to_be_hidden()  # needs JavaScript
+    page.get_by_role("combobox", name="Ben").select_option("2")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("#table h1")).to_have_text("Round 2")
+    assert lives(game.id) == (3, 1, 3)
     context.close()
