@@ -53,11 +53,14 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
     rounds = len(history) - 1
     top = max(max(row) for row in history) or 1
     bottom = -1
-    plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    words = {-1: "out", 0: last_chance or "0"}
+    # Room on the left for the longest label ("on the county"), at about 7 px a letter.
+    pad_left = max(PAD_LEFT, 7 * max(len(words[-1]), len(words[0])) + 10)
+    plot_w = WIDTH - pad_left - PAD_RIGHT
     plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
 
     def x(i: int) -> float:
-        return PAD_LEFT + (plot_w * i / rounds if rounds else plot_w / 2)
+        return pad_left + (plot_w * i / rounds if rounds else plot_w / 2)
 
     def y(level: int) -> float:
         return PAD_TOP + plot_h * (top - level) / (top - bottom)
@@ -72,7 +75,6 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
         lines.append(Line(name, COLOURS[p % len(COLOURS)], DASHES[p % len(DASHES)], points, lives))
     step = max(1, rounds // 8)
     x_ticks = [(i, x(i)) for i in range(0, rounds + 1, step)]
-    words = {-1: "out", 0: last_chance or "0"}
     y_ticks = [(words.get(v, str(v)), y(v)) for v in range(bottom, top + 1)]
     ends = ", ".join(
         f"{line.name} {'out' if history[-1][i] < 0 else line.lives[-1]}"
@@ -89,7 +91,7 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
         ]
         summary += f" Round {i}: {', '.join(moved) if moved else 'no change'}."
     return Chart(WIDTH, HEIGHT, lines, y_ticks, x_ticks, rounds, summary,
-                 HEIGHT - PAD_BOTTOM, PAD_LEFT, WIDTH - PAD_RIGHT)  # fmt: skip
+                 HEIGHT - PAD_BOTTOM, pad_left, WIDTH - PAD_RIGHT)  # fmt: skip
 
 
 def score_sheet(state: GameState, steps: Sequence[Step]) -> list[dict[str, object]]:
