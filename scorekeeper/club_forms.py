@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 
-from .forms import form_key, house_rule_field
+from .forms import form_key, house_rule_field, house_rules_initial
 from .models import Club, Game, Player, RoundInputs
 from .rules import COUNTED, ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES, RuleSet, build_rules
 from .rules.cards import CardError, parse_cards
@@ -24,7 +24,7 @@ def plain_text(value: str) -> None:
     try:
         clean_text(value, "name")
     except InputError as refusal:
-        raise forms.ValidationError(refusal.message.capitalize() + ".") from None
+        raise forms.ValidationError(sentence(refusal.message)) from None
 
 
 class ClubForm(forms.Form):
@@ -53,9 +53,19 @@ class PlayerNamesForm(forms.Form):
         return list(dict.fromkeys(names))
 
 
+class GameNameField(forms.CharField):
+    """A game's name ("Friday at Ana's"): plain text, its spaces as one, or nothing."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(label="Name of the game", required=False, max_length=100, strip=True,
+                         validators=[plain_text], **kwargs)  # fmt: skip
+
+    def to_python(self, value: Any) -> str:
+        return " ".join(str(super().to_python(value)).split())
+
+
 class GameNameForm(forms.Form):
-    name = forms.CharField(label="Name of the game", required=False, max_length=100, strip=True,
-                           validators=[plain_text])  # fmt: skip
+    name = GameNameField()
 
 
 class ReplaceLinkForm(forms.Form):
@@ -94,8 +104,7 @@ class NewGameForm(forms.Form):
         choices=[("last_one", "Until one player is left"), ("rounds", "A set number of rounds")],
     )  # fmt: skip
     rounds = forms.IntegerField(label="Rounds", required=False, min_value=1, max_value=200)
-    name = forms.CharField(label="Name of the game", required=False, max_length=100, strip=True,
-                           validators=[plain_text], help_text="Optional: “Friday at Ana's”.")  # fmt: skip
+    name = GameNameField(help_text="Optional: “Friday at Ana's”.")
     save_rules = forms.BooleanField(label="Save these rules as our rules", required=False,
                                     help_text="Every new game of the club then starts from them.")  # fmt: skip
 
@@ -105,7 +114,8 @@ class NewGameForm(forms.Form):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         self.club = club
         self.members = list(club.players.filter(retired=False))
-        kwargs["initial"] = {**self._as_last_time(), **self._our_rules(),
+        self.our_rules = self._our_rules()
+        kwargs["initial"] = {**self._as_last_time(), **self.our_rules,
                              **kwargs.get("initial", {})}  # fmt: skip
         super().__init__(*args, **kwargs)
         for player in self.members:
@@ -142,12 +152,8 @@ class NewGameForm(forms.Form):
             )
         except (InputError, KeyError, TypeError):
             return {}  # saved by an older Knock and no longer valid: the preset's rules then
-        initial: dict[str, Any] = {"preset": preset.id, "mode": saved.get("mode", "referee")}
-        for f in SWITCHES:
-            value = getattr(rules, f.name)
-            if f.name in self.ASKED_APART or value == getattr(preset.rules, f.name):
-                continue
-            initial[f"rule_{f.name}"] = form_key(value)
+        initial: dict[str, Any] = {"preset": preset.id, "mode": saved.get("mode", "referee"),
+                                   **house_rules_initial(rules, preset.rules, self.ASKED_APART)}  # fmt: skip
         if rules.lives != preset.rules.lives:
             initial["lives"] = rules.lives
         if rules.round_limit is not None:
@@ -156,7 +162,7 @@ class NewGameForm(forms.Form):
 
     @property
     def has_our_rules(self) -> bool:
-        return bool(self._our_rules())
+        return bool(self.our_rules)
 
     def presets(self) -> list[dict[str, Any]]:
         chosen = str(self["preset"].value())
@@ -255,7 +261,7 @@ class NewGameForm(forms.Form):
             self.club.save(update_fields=["our_rules"])
         game = Game.start(self.club, players, dealer, rules, data["preset"], mode)
         if data.get("name"):
-            game.name = " ".join(data["name"].split())
+            game.name = data["name"]
             game.save(update_fields=["name"])
         return game
 

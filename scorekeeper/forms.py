@@ -56,6 +56,18 @@ def house_rule_field(f) -> forms.Field:
     )
 
 
+def house_rules_initial(
+    rules: RuleSet, preset: RuleSet, skip: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """The house-rule fields filled in where ``rules`` differ from the preset's, as a form
+    starts from a game's (or a club's) rules."""
+    return {
+        f"rule_{f.name}": form_key(getattr(rules, f.name))
+        for f in SWITCHES
+        if f.name not in skip and getattr(rules, f.name) != getattr(preset, f.name)
+    }
+
+
 class RefereeForm(forms.Form):
     preset = forms.ChoiceField(
         label="Rules", choices=[(p.id, p.name) for p in PRESETS.values()], initial="scat"
@@ -168,11 +180,8 @@ def blank_referee() -> Referee:
 def referee_for_game(rules: RuleSet, preset_id: str, names: list[str], dealer: int) -> Referee:
     """The referee page filled in with a game's rules and the players still in it."""
     preset = PRESETS.get(preset_id, PRESETS["scat"])
-    initial: dict[str, Any] = {"preset": preset.id, "players": len(names), "dealer": dealer}
-    for f in SWITCHES:
-        value = getattr(rules, f.name)
-        if value != getattr(preset.rules, f.name):
-            initial[f"rule_{f.name}"] = form_key(value)
+    initial: dict[str, Any] = {"preset": preset.id, "players": len(names), "dealer": dealer,
+                               **house_rules_initial(rules, preset.rules)}  # fmt: skip
     form = RefereeForm(initial=initial)
     rows = [
         Row(i, PlayerForm(prefix=f"p{i}", initial={"name": name})) for i, name in enumerate(names)

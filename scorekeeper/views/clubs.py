@@ -133,7 +133,7 @@ def _with_a_name(request: HttpRequest, club: Club, act) -> HttpResponse:
         try:
             messages.success(request, act(form.cleaned_data["name"]))
         except InputError as refusal:
-            messages.error(request, refusal.message.capitalize() + ".")
+            messages.error(request, sentence(refusal.message))
     return redirect(club)
 
 

@@ -254,7 +254,7 @@ def name_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Name a game ("Friday at Ana's"), or take its name away; it changes no round."""
     form = GameNameForm(request.POST)
     if form.is_valid():
-        name = " ".join(form.cleaned_data["name"].split())
+        name = form.cleaned_data["name"]
         Game.objects.filter(pk=game.pk).update(name=name)
         messages.success(
             request, f"The game is called {name} now." if name else "The game has no name now."
