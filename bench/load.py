@@ -129,16 +129,20 @@ def environment(database: str, workdir: Path) -> dict[str, str]:
     return env
 
 
+def recreate_postgres(url: str) -> None:
+    """Drop and create the benchmark's PostgreSQL database, so every run starts empty."""
+    import psycopg
+
+    admin, name = url.rsplit("/", 1)[0] + "/postgres", url.rsplit("/", 1)[1]
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
 def prepare(database: str, env: dict[str, str], tables: int) -> list[dict[str, str]]:
     """A fresh database with one club and ``tables`` games; returns each game's URLs."""
     if database == "postgresql":
-        import psycopg
-
-        admin = POSTGRES_URL.rsplit("/", 1)[0] + "/postgres"
-        name = POSTGRES_URL.rsplit("/", 1)[1]
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.execute(f'CREATE DATABASE "{name}"')
+        recreate_postgres(POSTGRES_URL)
     run = {"cwd": ROOT, "env": env, "check": True, "capture_output": True}
     subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], **run)
     subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], **run)

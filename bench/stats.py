@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from load import recreate_postgres  # bench/ is on the path when a script here runs
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 POSTGRES_URL = os.environ.get(
@@ -103,13 +105,7 @@ def environment(database: str, workdir: Path) -> dict[str, str]:
 
 def bench(database: str, games: int) -> dict:
     if database == "postgresql":
-        import psycopg
-
-        admin = POSTGRES_URL.rsplit("/", 1)[0] + "/postgres"
-        name = POSTGRES_URL.rsplit("/", 1)[1]
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.execute(f'CREATE DATABASE "{name}"')
+        recreate_postgres(POSTGRES_URL)
     with tempfile.TemporaryDirectory() as workdir:
         env = environment(database, Path(workdir))
         run = {"cwd": ROOT, "env": env, "check": True, "capture_output": True, "text": True}

@@ -41,6 +41,15 @@ def worker_ready(page):
     page.wait_for_function("!!navigator.serviceWorker.controller")
 
 
+def table_kept_by_the_worker(browser, live_server, game):
+    """A phone with the game's table open, under the service worker's control."""
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    worker_ready(page)
+    return context, page
+
+
 def test_the_manifest_and_icons_are_valid_and_the_worker_registers(browser, live_server):
     context = phone_context(browser)
     page = context.new_page()
@@ -97,10 +106,7 @@ def test_a_second_visit_fetches_no_static_file_and_the_first_is_light(browser, l
 
 def test_a_record_made_offline_says_so_and_is_saved_once_when_back_online(browser, live_server):
     game = make_game(players=("Ana", "Ben", "Cara"))
-    context = phone_context(browser)
-    page = context.new_page()
-    page.goto(live_server.url + game.get_absolute_url())
-    worker_ready(page)
+    context, page = table_kept_by_the_worker(browser, live_server, game)
     page.locator("#record .tile").nth(0).click()
     page.locator("#record .tile").nth(2).click()
     expect(page.locator("#preview")).to_contain_text("Cara −1")
@@ -123,10 +129,7 @@ def test_a_record_made_offline_says_so_and_is_saved_once_when_back_online(browse
 def test_an_undo_made_offline_is_sent_once_when_back_online(browser, live_server):
     game = make_game(players=("Ana", "Ben", "Cara"))
     game.record(RoundInputs("knock", knocker=0, lowest=(1,)))
-    context = phone_context(browser)
-    page = context.new_page()
-    page.goto(live_server.url + game.get_absolute_url())
-    worker_ready(page)
+    context, page = table_kept_by_the_worker(browser, live_server, game)
     context.set_offline(True)
     page.get_by_role("button", name="Undo round 1").click()
     expect(page.locator("#preview .error")).to_contain_text("Not saved: no connection.")
@@ -141,10 +144,7 @@ def test_an_undo_made_offline_is_sent_once_when_back_online(browser, live_server
 def test_a_reload_while_offline_shows_the_last_table_seen(browser, live_server):
     game = make_game(players=("Ana", "Ben", "Cara"))
     game.record(RoundInputs("knock", knocker=0, lowest=(1,)))
-    context = phone_context(browser)
-    page = context.new_page()
-    page.goto(live_server.url + game.get_absolute_url())
-    worker_ready(page)
+    context, page = table_kept_by_the_worker(browser, live_server, game)
     page.reload()  # kept by the worker now that it controls the page
     context.set_offline(True)
     page.reload()
