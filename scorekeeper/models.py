@@ -307,10 +307,6 @@ class GameQuerySet(models.QuerySet["Game"]):
         """The games a club lists: not those in the bin."""
         return self.filter(deleted__isnull=True)
 
-    def counted(self) -> GameQuerySet:
-        """The games statistics count: neither abandoned nor in the bin."""
-        return self.filter(abandoned=False, deleted__isnull=True)
-
     def for_listing(self) -> GameQuerySet:
         return self.prefetch_related(
             models.Prefetch("seats", queryset=GameSeat.objects.select_related("player"))

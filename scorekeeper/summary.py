@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from .models import Game
-from .rules import Result, Status
+from .rules import Status
+from .rules.game import total_tallies
 
 
 @dataclass
@@ -52,31 +53,27 @@ def _counted(pairs: list[tuple[str, int]]) -> str:
 
 
 def summarise(game: Game) -> Summary:
-    """Worked out from the rounds: one replay, when the game is over."""
+    """Worked out from the rounds: one replay, when the game is over. The 31s and the knocks
+    caught are the seats' tallies, as the club's statistics count them."""
     rounds = game.active_rounds()
     state, steps = game.steps(rounds)
     went_out: list[tuple[str, int]] = []
-    thirty_ones: Counter[str] = Counter()
-    caught: Counter[str] = Counter()
     for step in steps:
-        if step.result.result != Result.SCORED:
-            continue
         for player in step.result.players:
             if player.status == Status.OUT and player.name not in dict(went_out):
                 went_out.append((player.name, step.number))
-        ending = step.round.ending
-        if ending in ("thirty_one", "dealt_thirty_one"):
-            thirty_ones.update(state.names[p] for p in step.round.shown_by)
-        if ending == "knock" and step.round.knocker is not None:
-            knocker = state.names[step.round.knocker]
-            if step.result.losses.get(knocker):
-                caught[knocker] += 1
+    totals = dict(zip(state.names, total_tallies(steps, len(state.names)), strict=True))
     duration = rounds[-1].created - rounds[0].created if len(rounds) > 1 else None
     return Summary(
         result=state.result_words or "The game is over",
         rounds=state.rounds,
         went_out=went_out,
         duration=duration,
-        thirty_ones=thirty_ones.most_common(),
-        caught=caught.most_common(),
+        thirty_ones=_most_first(totals, "thirty_ones"),
+        caught=_most_first(totals, "knocks_caught"),
     )
+
+
+def _most_first(totals: dict[str, dict[str, int]], tally: str) -> list[tuple[str, int]]:
+    counts = Counter({name: t[tally] for name, t in totals.items() if t[tally]})
+    return counts.most_common()
