@@ -62,9 +62,9 @@ def house_rules_initial(
     """The house-rule fields filled in where ``rules`` differ from the preset's, as a form
     starts from a game's (or a club's) rules."""
     return {
-        f"rule_{f.name}": form_key(getattr(rules, f.name))
-        for f in SWITCHES
-        if f.name not in skip and getattr(rules, f.name) != getattr(preset, f.name)
+        f"rule_{name}": form_key(getattr(rules, name))
+        for name in rules.changed_from(preset)
+        if name not in skip
     }
 
 

@@ -352,6 +352,14 @@ class RuleSet:
     def as_dict(self) -> dict[str, Any]:
         return {f.name: json_value(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
+    def changed_from(self, other: RuleSet) -> tuple[str, ...]:
+        """The switches set otherwise than in ``other`` (a game's house rules, from its preset)."""
+        return tuple(
+            f.name
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != getattr(other, f.name)
+        )
+
     def describe(self, readings: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
         """Every switch in words, for a rules card: label, value, words, help, our reading."""
         return [

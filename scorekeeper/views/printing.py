@@ -10,10 +10,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from ..access import game_link
+from ..chart import score_sheet as score_sheet_rows
 from ..http import HtmxHttpRequest
 from ..models import Game
 from ..printing import PAPERS, SheetRow, rules_card, score_sheet, sheet_cells
-from ..rules import PRESETS, Result, RuleSet, Status
+from ..rules import PRESETS
 from ..rules.errors import InputError
 from ..rules.numbers import read_whole
 
@@ -47,8 +48,8 @@ def _house_rules_words(game: Game) -> str:
     preset = PRESETS.get(game.preset)
     if preset is None:
         return ""
-    changed = [row["label"] for row in game.rules_card()
-               if getattr(game.rules, row["name"]) != getattr(preset.rules, row["name"])]  # fmt: skip
+    house = game.rules.changed_from(preset.rules)
+    changed = [row["label"] for row in game.rules_card() if row["name"] in house]
     return ("House rules: " + ", ".join(changed) + ".") if changed else "No house rules."
 
 
@@ -99,20 +100,15 @@ def blank_sheet(request: HttpRequest, pdf: bool = False) -> HttpResponse:
     })  # fmt: skip
 
 
-def game_rows(game: Game, rules: RuleSet) -> list[SheetRow]:
-    """The game's rounds as the sheet's rows: lives kept, and what each round did."""
+def game_rows(game: Game) -> list[SheetRow]:
+    """The game's rounds as the sheet's rows (the round log's score sheet, on paper): lives
+    kept, and what each round did."""
     state, steps = game.steps()
     rows = [SheetRow("Start", [state.start_lives] * len(state.names))]
-    for step in steps:
-        if step.result.result == Result.TABLE_DECIDES:
-            continue
-        notes = []
-        for player in step.result.players:
-            words = f"−{player.lost}" if player.lost else ""
-            if player.status != Status.IN:
-                words = f"{words} {player.status_label}".strip()
-            notes.append(words)
-        rows.append(SheetRow(str(step.number), [p.lives for p in step.result.players], notes))
+    for row in score_sheet_rows(state, steps):
+        notes = [" ".join(filter(None, [f"−{c['lost']}" if c["lost"] else "", c["label"]]))
+                 for c in row["cells"]]  # fmt: skip
+        rows.append(SheetRow(str(row["number"]), [c["lives"] for c in row["cells"]], notes))
     return rows
 
 
@@ -120,7 +116,7 @@ def game_rows(game: Game, rules: RuleSet) -> list[SheetRow]:
 @game_link()
 def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpResponse:
     state = game.state
-    rows = game_rows(game, game.rules)
+    rows = game_rows(game)
     title = "Score sheet" + (f": {game.name}" if game.name else f" of {game.created:%d %b %Y}")
     if pdf:
         return _pdf(score_sheet(title, state.names, state.start_lives, rows, _paper(request)),
