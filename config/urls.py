@@ -6,5 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     # The operators' admin; KNOCK_ADMIN_PATH moves it somewhere less obvious.
     path(os.environ.get("KNOCK_ADMIN_PATH", "admin/"), admin.site.urls),
+    # The language switch on every page: POST language=de, back to the page it came from.
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scorekeeper.urls")),
 ]

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
@@ -74,29 +76,29 @@ def read_body(view):
 def _json_object(request: HttpRequest) -> Any:
     content_type = request.content_type or ""
     if content_type != "application/json":
-        raise Refusal(415, "send the body as application/json", "body")
+        raise Refusal(415, _("send the body as application/json"), "body")
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         length = 0
     if length > MAX_BODY:
-        raise Refusal(413, "the request is larger than 64 KiB", "body")
+        raise Refusal(413, _("the request is larger than 64 KiB"), "body")
     try:
         body = request.body
     except RequestDataTooBig:
-        raise Refusal(413, "the request is larger than 64 KiB", "body") from None
+        raise Refusal(413, _("the request is larger than 64 KiB"), "body") from None
     if len(body) > MAX_BODY:
-        raise Refusal(413, "the request is larger than 64 KiB", "body")
+        raise Refusal(413, _("the request is larger than 64 KiB"), "body")
     if not body:
         return {}
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
-        raise Refusal(400, "the body is not valid JSON", "body") from None
+        raise Refusal(400, _("the body is not valid JSON"), "body") from None
     except RecursionError:
-        raise Refusal(400, "the body is nested too deeply", "body") from None
+        raise Refusal(400, _("the body is nested too deeply"), "body") from None
     if not isinstance(data, dict):
-        raise Refusal(400, "send a JSON object", "body")
+        raise Refusal(400, _("send a JSON object"), "body")
     return data
 
 
@@ -123,12 +125,12 @@ def error(message: str, field: str, status: int = 400) -> HttpResponse:
 
 # pydantic's own words for what our value types do not already explain.
 _WORDS = {
-    "missing": "this is needed",
-    "model_type": "give an object",
-    "model_attributes_type": "give an object",
-    "dict_type": "give an object",
-    "list_type": "give a list",
-    "too_long": "too many items",
+    "missing": gettext_noop("this is needed"),
+    "model_type": gettext_noop("give an object"),
+    "model_attributes_type": gettext_noop("give an object"),
+    "dict_type": gettext_noop("give an object"),
+    "list_type": gettext_noop("give a list"),
+    "too_long": gettext_noop("too many items"),
 }
 
 
@@ -151,9 +153,13 @@ def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     loc = tuple(first["loc"])[2:] if first["loc"][:1] == ("body",) else tuple(first["loc"])
     kind = first.get("type", "")
     if kind == "extra_forbidden":
-        message = f"there is no field called “{loc[-1]}”" if loc else "there is no such field"
+        message = (
+            _("there is no field called “%(name)s”") % {"name": loc[-1]}
+            if loc
+            else _("there is no such field")
+        )
     else:
-        message = _WORDS.get(kind) or first.get("msg", "this is not right")
+        message = _(_WORDS[kind]) if kind in _WORDS else first.get("msg") or _("this is not right")
     return error(message, field_path(loc))
 
 
@@ -171,7 +177,7 @@ def _refusal(request: HttpRequest, exc: Refusal) -> HttpResponse:
 @api.exception_handler(AuthenticationError)
 def _not_found(request: HttpRequest, exc: Exception) -> HttpResponse:
     # A wrong key and a missing one look the same: a club's existence is not revealed.
-    return error("no such club or game for this key", "Authorization", 404)
+    return error(_("no such club or game for this key"), "Authorization", 404)
 
 
 @api.exception_handler(HttpError)
@@ -192,8 +198,8 @@ def rulesets(request: HttpRequest) -> dict[str, Any]:
         "rulesets": [
             {
                 "id": preset.id,
-                "name": preset.name,
-                "description": preset.description,
+                "name": preset.title,
+                "description": preset.summary,
                 "rules": preset.rules.as_dict(),
                 "our_reading": sorted(preset.readings),
             }

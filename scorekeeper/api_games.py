@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Router, Status
 from ninja.security import HttpBearer
 
@@ -83,7 +84,7 @@ def state_data(game: Game) -> dict[str, Any]:
                 "name": name,
                 "lives": state.lives[i],
                 "status": state.statuses[i],
-                "status_label": state.labels[i],
+                "status_label": game.rules.status_label(state.statuses[i]),
             }
             for i, name in enumerate(state.names)
         ],
@@ -128,7 +129,7 @@ def _seat(game: Game, name: str, field: str) -> int:
     names = game.state.names
     if name in names:
         return names.index(name)
-    raise InputError(f"{name} is not playing in this game", field)
+    raise InputError(_("%(name)s is not playing in this game") % {"name": name}, field)
 
 
 @router.post("/clubs", response={201: ClubOut, 429: ErrorOut, **REFUSALS}, url_name="clubs")
@@ -139,7 +140,7 @@ def create_club(request: HttpRequest, payload: ClubIn):
         return Status(
             429,
             {
-                "error": "too many clubs were started from here in the last hour",
+                "error": _("too many clubs were started from here in the last hour"),
                 "field": "name",
             },
         )
@@ -168,7 +169,9 @@ def create_game(request: HttpRequest, club: uuid.UUID, payload: GameIn):
     first_name = " ".join((payload.first_dealer or (clean[0] if clean else "")).split())
     folded = [name.casefold() for name in clean]
     if first_name.casefold() not in folded:
-        raise InputError(f"{first_name} is not one of the players", "first_dealer")
+        raise InputError(
+            _("%(name)s is not one of the players") % {"name": first_name}, "first_dealer"
+        )
     # Adding unknown players and starting the game stand or fall together.
     with transaction.atomic():
         try:
@@ -249,8 +252,11 @@ def _stale(game: Game, inputs: RoundInputs | None):
         # a retry of a tap already recorded
         return Status(200, {**state_data(game), "new_round": None})
     body = {
-        "error": f"the game changed since the version you sent: it is at version {game.version}, "
-        f"with {game.round_count} rounds; nothing was saved",
+        "error": _(
+            "the game changed since the version you sent: it is at version %(version)d, with "
+            "%(rounds)d rounds; nothing was saved"
+        )
+        % {"version": game.version, "rounds": game.round_count},
         "field": "version",
         "game": state_data(game),
     }

@@ -343,7 +343,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
         raise InputError(refusal.message, f"{where}.rounds") from None
     if any(step.result.result == Result.TABLE_DECIDES for step in steps):
         raise InputError("a round in play waits for the table's choice", f"{where}.rounds")
-    game.set_state(game.version, state)
+    game.set_state(game.version, state, game.told_last(steps))
     game.save(update_fields=["state_data", "round_count", "finished", "result_text"])
     game.rebuild_tallies(state, steps)
 

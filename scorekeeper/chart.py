@@ -6,6 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
 from .rules import Result, Status
 from .rules.game import GameState, Step
 
@@ -54,7 +57,7 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
     rounds = len(history) - 1
     top = max(max(row) for row in history) or 1
     bottom = -1
-    words = {-1: "out", 0: last_chance or "0"}
+    words = {-1: pgettext("status", "out"), 0: last_chance or "0"}
     # Room on the left for the longest label ("on the county"), at about 7 px a letter.
     pad_left = max(PAD_LEFT, 7 * max(len(words[-1]), len(words[0])) + 10)
     plot_w = WIDTH - pad_left - PAD_RIGHT
@@ -78,19 +81,24 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
     x_ticks = [(i, x(i)) for i in range(0, rounds + 1, step)]
     y_ticks = [(words.get(v, str(v)), y(v)) for v in range(bottom, top + 1)]
     ends = ", ".join(
-        f"{line.name} {'out' if history[-1][i] < 0 else line.lives[-1]}"
+        f"{line.name} {words[-1] if history[-1][i] < 0 else line.lives[-1]}"
         for i, line in enumerate(lines)
     )
-    summary = f"Lives over {rounds} round{'s' if rounds != 1 else ''}; now: {ends}."
+    summary = ngettext(
+        "Lives over %(n)d round; now: %(ends)s.", "Lives over %(n)d rounds; now: %(ends)s.", rounds
+    ) % {"n": rounds, "ends": ends}
     # Round by round, for a screen reader: who changed, and to what (the last chance by name).
-    said = {-1: "out", 0: last_chance or "0 lives"}
+    said = {-1: words[-1], 0: last_chance or _("0 lives")}
     for i in range(1, rounds + 1):
         moved = [
             f"{line.name} {said.get(history[i][p], history[i][p])}"
             for p, line in enumerate(lines)
             if history[i][p] != history[i - 1][p]
         ]
-        summary += f" Round {i}: {', '.join(moved) if moved else 'no change'}."
+        summary += " " + _("Round %(n)d: %(moves)s.") % {
+            "n": i,
+            "moves": ", ".join(moved) if moved else _("no change"),
+        }
     return Chart(WIDTH, HEIGHT, lines, y_ticks, x_ticks, rounds, summary,
                  HEIGHT - PAD_BOTTOM, pad_left, WIDTH - PAD_RIGHT)  # fmt: skip
 

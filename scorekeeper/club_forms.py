@@ -8,6 +8,8 @@ import uuid
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .forms import form_key, house_rule_field, house_rules_initial
 from .models import Club, Game, Player, RoundInputs
@@ -28,27 +30,33 @@ def plain_text(value: str) -> None:
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label="Club name", max_length=100, strip=True, validators=[plain_text])
+    name = forms.CharField(
+        label=gettext_lazy("Club name"), max_length=100, strip=True, validators=[plain_text]
+    )
 
 
 class PlayerNameForm(forms.Form):
-    name = forms.CharField(label="Name", max_length=60, strip=True, validators=[plain_text])
+    name = forms.CharField(
+        label=gettext_lazy("Name"), max_length=60, strip=True, validators=[plain_text]
+    )
 
 
 class PlayerNamesForm(forms.Form):
     """Several new players at once: "Ana, Ben, Cara", or one a line."""
 
-    names = forms.CharField(label="Add players", max_length=600, strip=True,
+    names = forms.CharField(label=gettext_lazy("Add players"), max_length=600, strip=True,
                             widget=forms.Textarea(attrs={"rows": 2}))  # fmt: skip
 
     def clean_names(self) -> list[str]:
         parts = [" ".join(part.split()) for part in re.split(r"[,\n]", self.cleaned_data["names"])]
         names = [part for part in parts if part]
         if not names:
-            raise forms.ValidationError("Type at least one name.")
+            raise forms.ValidationError(_("Type at least one name."))
         for name in names:
             if len(name) > 60:
-                raise forms.ValidationError(f"“{name[:20]}…” is longer than 60 characters.")
+                raise forms.ValidationError(
+                    _("“%(name)s…” is longer than 60 characters.") % {"name": name[:20]}
+                )
             plain_text(name)
         return list(dict.fromkeys(names))
 
@@ -57,7 +65,7 @@ class GameNameField(forms.CharField):
     """A game's name ("Friday at Ana's"): plain text, its spaces as one, or nothing."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(label="Name of the game", required=False, max_length=100, strip=True,
+        super().__init__(label=gettext_lazy("Name of the game"), required=False, max_length=100, strip=True,
                          validators=[plain_text], **kwargs)  # fmt: skip
 
     def to_python(self, value: Any) -> str:
@@ -69,7 +77,9 @@ class GameNameForm(forms.Form):
 
 
 class ReplaceLinkForm(forms.Form):
-    which = forms.ChoiceField(choices=[("secret", "Secret"), ("view", "View")])
+    which = forms.ChoiceField(
+        choices=[("secret", gettext_lazy("Secret")), ("view", gettext_lazy("View"))]
+    )
     # The view link's generation the page showed: a second phone's press is then not a second
     # replacement.
     generation = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
@@ -85,28 +95,36 @@ class NewGameForm(forms.Form):
     """Who plays, in which seats, who deals first, and under which rules."""
 
     preset = forms.ChoiceField(
-        label="Rules", choices=[(p.id, p.name) for p in PRESETS.values()], initial="scat"
+        label=gettext_lazy("Rules"),
+        choices=lambda: [(p.id, p.title) for p in PRESETS.values()],
+        initial="scat",
     )
     lives = forms.IntegerField(
-        label="Lives at the start", min_value=1, max_value=10, required=False,
-        help_text="Leave empty for what the rules say (3).",
+        label=gettext_lazy("Lives at the start"), min_value=1, max_value=10, required=False,
+        help_text=gettext_lazy("Leave empty for what the rules say (3)."),
     )  # fmt: skip
     new_players = forms.CharField(
-        label="New players", required=False, max_length=600,
-        help_text="Names separated by commas, added to the club and seated after the others.",
+        label=gettext_lazy("New players"), required=False, max_length=600,
+        help_text=gettext_lazy("Names separated by commas, added to the club and seated after "
+                               "the others."),
     )  # fmt: skip
     first_dealer = forms.CharField(required=False, max_length=80)
-    mode = forms.ChoiceField(label="How the table keeps score", choices=Game.Mode.choices,
+    mode = forms.ChoiceField(label=gettext_lazy("How the table keeps score"), choices=Game.Mode.choices,
                              initial=Game.Mode.REFEREE, widget=forms.RadioSelect,
                              required=False)  # fmt: skip
     length = forms.ChoiceField(
-        label="How long", initial="last_one", widget=forms.RadioSelect, required=False,
-        choices=[("last_one", "Until one player is left"), ("rounds", "A set number of rounds")],
+        label=gettext_lazy("How long"), initial="last_one", widget=forms.RadioSelect,
+        required=False, choices=[("last_one", gettext_lazy("Until one player is left")),
+                                 ("rounds", gettext_lazy("A set number of rounds"))],
     )  # fmt: skip
-    rounds = forms.IntegerField(label="Rounds", required=False, min_value=1, max_value=200)
-    name = GameNameField(help_text="Optional: “Friday at Ana's”.")
-    save_rules = forms.BooleanField(label="Save these rules as our rules", required=False,
-                                    help_text="Every new game of the club then starts from them.")  # fmt: skip
+    rounds = forms.IntegerField(
+        label=gettext_lazy("Rounds"), required=False, min_value=1, max_value=200
+    )
+    name = GameNameField(help_text=gettext_lazy("Optional: “Friday at Ana's”."))
+    save_rules = forms.BooleanField(
+        label=gettext_lazy("Save these rules as our rules"), required=False,
+        help_text=gettext_lazy("Every new game of the club then starts from them."),
+    )  # fmt: skip
 
     # Asked apart from the house rules: how many lives, and how long the game goes on.
     ASKED_APART = ("lives", "round_limit")
@@ -167,7 +185,7 @@ class NewGameForm(forms.Form):
     def presets(self) -> list[dict[str, Any]]:
         chosen = str(self["preset"].value())
         return [
-            {"id": p.id, "name": p.name, "description": p.description, "checked": p.id == chosen}
+            {"id": p.id, "name": p.title, "description": p.summary, "checked": p.id == chosen}
             for p in PRESETS.values()
         ]
 
@@ -209,12 +227,12 @@ class NewGameForm(forms.Form):
             overrides["lives"] = data["lives"]
         if data.get("length") == "rounds":
             if not data.get("rounds"):
-                self.add_error("rounds", "Say how many rounds.")
+                self.add_error("rounds", _("Say how many rounds."))
                 return data
             overrides["round_limit"] = data["rounds"]
         data["overrides"] = overrides
         try:
-            data["rules"], _ = build_rules({"preset": data["preset"], "overrides": overrides})
+            data["rules"], _preset = build_rules({"preset": data["preset"], "overrides": overrides})
         except InputError as refusal:
             name = refusal.field.removeprefix("rules.overrides.")
             self.add_error(
@@ -235,7 +253,7 @@ class NewGameForm(forms.Form):
         names = [" ".join(n.split()) for n in (data.get("new_players") or "").split(",")]
         data["new_names"] = [n for n in names if n]
         if len(data["seated"]) + len(data["new_names"]) < 2:
-            self.add_error(None, "Pick at least two players.")
+            self.add_error(None, _("Pick at least two players."))
         return data
 
     def start(self) -> Game:
@@ -268,11 +286,11 @@ class NewGameForm(forms.Form):
 
 # The ending chips at the table: short, as players say it.
 CHIP_WORDS = {
-    "knock": "Knock",
+    "knock": gettext_lazy("Knock"),
     "thirty_one": "31",
-    "dealt_thirty_one": "Dealt 31",
-    "three_aces": "Three aces",
-    "stock_out": "Stock out",
+    "dealt_thirty_one": gettext_lazy("Dealt 31"),
+    "three_aces": gettext_lazy("Three aces"),
+    "stock_out": gettext_lazy("Stock out"),
 }
 
 
@@ -289,23 +307,28 @@ def tap_order(rules: RuleSet, ending: str) -> list[str]:
 def tap_hint(rules: RuleSet, ending: str) -> str:
     """What to tap for an ending, in the order the taps answer it, in one short line."""
     if ending == COUNTED:
-        return "Tap a player to take a life, twice for 2."
-    what = {"shown_by": "who was dealt 31" if ending == "dealt_thirty_one" else
-            "who showed three aces" if ending == "three_aces" else "who showed 31",
-            "knocker": "the knocker", "lowest": "the lowest"}  # fmt: skip
+        return _("Tap a player to take a life, twice for 2.")
+    what = {"shown_by": _("who was dealt 31") if ending == "dealt_thirty_one" else
+            _("who showed three aces") if ending == "three_aces" else _("who showed 31"),
+            "knocker": _("the knocker"), "lowest": _("the lowest")}  # fmt: skip
     order = tap_order(rules, ending)
     if not order:
-        return "Nothing to tap: record it."
+        return _("Nothing to tap: record it.")
     optional = "knocker" in order and ending != "knock"
-    hint = "Tap " + ", then ".join(what[q] for q in order if not (optional and q == "knocker"))
-    return hint + (" (then the knocker, if any)." if optional else ".")
+    taps = _(", then ").join(what[q] for q in order if not (optional and q == "knocker"))
+    if optional:
+        return _("Tap %(taps)s (then the knocker, if any).") % {"taps": taps}
+    return _("Tap %(taps)s.") % {"taps": taps}
 
 
 class RecordForm(forms.Form):
     """How a round ended and who was involved, by seat position; or, counted by hand, the lives
     each player lost."""
 
-    ending = forms.ChoiceField(choices=list(ROUND_ENDINGS.items()), widget=forms.RadioSelect)
+    ending = forms.ChoiceField(
+        choices=[(e, gettext_lazy(words)) for e, words in ROUND_ENDINGS.items()],
+        widget=forms.RadioSelect,
+    )
     knocker = forms.TypedChoiceField(
         required=False, coerce=int, empty_value=None, widget=forms.RadioSelect
     )
@@ -332,14 +355,16 @@ class RecordForm(forms.Form):
         # The names come with the stored state: the page reads no seat.
         self.seats = seats = list(enumerate(game.state.names))
         endings = game.rules.endings
-        self._choose("ending", [(e, ENDINGS[e]) for e in endings] + [(COUNTED, "Counted by hand")])
-        self._choose("knocker", [("", "Nobody"), *seats])
+        self._choose(
+            "ending", [(e, _(ENDINGS[e])) for e in endings] + [(COUNTED, _("Counted by hand"))]
+        )
+        self._choose("knocker", [("", _("Nobody")), *seats])
         self._choose("shown", seats)
         self._choose("lowest", seats)
         most = game.rules.most_lost
         for position, name in seats:
             self.fields[f"cards_{position}"] = forms.CharField(
-                label=f"{name}'s cards", required=False, max_length=60
+                label=_("%(name)s's cards") % {"name": name}, required=False, max_length=60
             )
             self.fields[f"lost_{position}"] = forms.TypedChoiceField(
                 label=name, required=False, coerce=int, empty_value=None,
@@ -480,7 +505,9 @@ class RecordForm(forms.Form):
         if refusal.seat is not None and f"cards_{refusal.seat}" in self.fields:
             if not self.cards_entered:
                 # No hand was typed: what is missing is who was lowest, in the table's words.
-                self.add_error("lowest", "Say who was lowest: tap them, or enter everyone's cards.")
+                self.add_error(
+                    "lowest", _("Say who was lowest: tap them, or enter everyone's cards.")
+                )
                 return
             self.add_error(f"cards_{refusal.seat}", message)
             return

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from .rules import ENDINGS, PRESETS, SWITCHES, RuleSet, build_rules, check_hand, evaluate
 from .rules.cards import CardError, Suit, deck, parse_cards
@@ -41,18 +43,18 @@ def house_rule_field(f) -> forms.Field:
     meta = f.metadata
     if meta["choices"] is None:
         return forms.IntegerField(
-            label=meta["label"],
-            help_text=meta["help"],
+            label=gettext_lazy(meta["label"]),
+            help_text=gettext_lazy(meta["help"]),
             required=False,
             min_value=meta["low"],
             max_value=meta["high"],
         )
     return forms.ChoiceField(
-        label=meta["label"],
-        help_text=meta["help"],
+        label=gettext_lazy(meta["label"]),
+        help_text=gettext_lazy(meta["help"]),
         required=False,
-        choices=[("", "As the rule set says")]
-        + [(form_key(value), words) for value, words in meta["choices"].items()],
+        choices=[("", gettext_lazy("As the rule set says"))]
+        + [(form_key(value), gettext_lazy(words)) for value, words in meta["choices"].items()],
     )
 
 
@@ -70,11 +72,13 @@ def house_rules_initial(
 
 class RefereeForm(forms.Form):
     preset = forms.ChoiceField(
-        label="Rules", choices=[(p.id, p.name) for p in PRESETS.values()], initial="scat"
+        label=gettext_lazy("Rules"),
+        choices=lambda: [(p.id, p.title) for p in PRESETS.values()],
+        initial="scat",
     )
     ending = forms.ChoiceField(
-        label="How did the round end?",
-        choices=list(ENDINGS.items()),
+        label=gettext_lazy("How did the round end?"),
+        choices=[(ending, gettext_lazy(words)) for ending, words in ENDINGS.items()],
         initial="knock",
         widget=forms.RadioSelect,
     )
@@ -99,10 +103,10 @@ class RefereeForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label="Name", max_length=100, required=False)
-    cards = forms.CharField(label="Cards", max_length=100, required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=100, required=False)
+    cards = forms.CharField(label=gettext_lazy("Cards"), max_length=100, required=False)
     pick = forms.MultipleChoiceField(
-        label="Or pick them", choices=CARD_CHOICES, required=False,
+        label=gettext_lazy("Or pick them"), choices=CARD_CHOICES, required=False,
         widget=forms.CheckboxSelectMultiple,
     )  # fmt: skip
 
@@ -151,7 +155,8 @@ class Referee:
         for row in self.rows:
             if row.error:
                 name = (row.form.cleaned_data.get("name") if row.form.is_valid() else "") or ""
-                return sentence(f"{name or f'Player {row.index + 1}'}: {row.error}")
+                who = name or _("Player %(n)d") % {"n": row.index + 1}
+                return sentence(f"{who}: {row.error}")
         return next((sentence(message) for message in self.errors.values()), "")
 
     @property
@@ -280,7 +285,7 @@ def referee_from_post(data: Any, settle_now: bool, add_player: bool = False) -> 
 def _player_count(data: Any) -> int:
     """How many player rows the page had; anything but a plain count keeps the default."""
     try:
-        return read_whole(data.get("players"), "players", "players", MIN_PLAYERS, MAX_PLAYERS)
+        return read_whole(data.get("players"), "players", _("players"), MIN_PLAYERS, MAX_PLAYERS)
     except InputError:
         return START_PLAYERS
 
@@ -308,16 +313,22 @@ def _evaluate_rows(referee: Referee) -> None:
         try:
             cards = parse_cards(tokens)
             if len(cards) < 3:
-                row.error = f"{3 - len(cards)} more card{'s' if len(cards) < 2 else ''} to go"
+                more = 3 - len(cards)
+                row.error = ngettext("%(n)d more card to go", "%(n)d more cards to go", more) % {
+                    "n": more
+                }
                 continue
             check_hand(cards, referee.rules.deck)
         except CardError as refusal:
             row.error = str(refusal)
             continue
-        name = row.form.cleaned_data.get("name") or f"Player {row.index + 1}"
+        name = row.form.cleaned_data.get("name") or _("Player %(n)d") % {"n": row.index + 1}
         twice = [card for card in cards if str(card) in seen]
         if twice:
-            row.error = f"{twice[0]} is already in {seen[str(twice[0])]}'s hand: a deck has one"
+            row.error = _("%(card)s is already in %(name)s's hand: a deck has one") % {
+                "card": twice[0],
+                "name": seen[str(twice[0])],
+            }
             continue
         seen.update({str(card): name for card in cards})
         row.hand = evaluate(cards, referee.rules)
@@ -325,12 +336,12 @@ def _evaluate_rows(referee: Referee) -> None:
 
 def _missing(referee: Referee, players: list[Row]) -> str:
     if len(players) < MIN_PLAYERS:
-        return "Enter at least two players."
+        return _("Enter at least two players.")
     for row in players:
         if not row.form.cleaned_data.get("name"):
-            return f"Name player {row.index + 1}."
+            return _("Name player %(n)d.") % {"n": row.index + 1}
         if row.hand is None:
-            return f"Enter {row.form.cleaned_data['name']}'s three cards."
+            return _("Enter %(name)s's three cards.") % {"name": row.form.cleaned_data["name"]}
     return ""
 
 

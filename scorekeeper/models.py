@@ -20,11 +20,14 @@ from datetime import datetime, timedelta
 from functools import cached_property, lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .rules import PRESETS, Result, RuleSet, build_rules
 from .rules.errors import InputError
@@ -69,9 +72,9 @@ def clean_name(name: str) -> str:
     """A player's name with its spaces tidied, or a refusal saying what is wrong with it."""
     name = clean_text(" ".join(name.split()), "name")
     if not name:
-        raise InputError("a player needs a name", "name")
+        raise InputError(_("a player needs a name"), "name")
     if len(name) > 60:
-        raise InputError("a name is at most 60 characters", "name")
+        raise InputError(_("a name is at most 60 characters"), "name")
     return name
 
 
@@ -172,12 +175,14 @@ class Club(models.Model):
         when another phone adds the same name at the same moment."""
         name = clean_name(name)
         if self.players.filter(name_key=name_key(name)).exists():
-            raise InputError(f"{name} is already in this club", "name")
+            raise InputError(_("%(name)s is already in this club") % {"name": name}, "name")
         try:
             with transaction.atomic():
                 return self.players.create(name=name, name_key=name_key(name))
         except IntegrityError:
-            raise InputError(f"{name} is already in this club", "name") from None
+            raise InputError(
+                _("%(name)s is already in this club") % {"name": name}, "name"
+            ) from None
 
     def player_for(self, name: str) -> Player:
         """The club's player of that name, added if new. Two phones that add the same new
@@ -257,7 +262,7 @@ class Player(models.Model):
         name = clean_name(name)
         taken = self.club.players.filter(name_key=name_key(name)).exclude(pk=self.pk).exists()
         if taken:
-            raise InputError(f"{name} is already in this club", "name")
+            raise InputError(_("%(name)s is already in this club") % {"name": name}, "name")
         with transaction.atomic():
             self.name, self.name_key = name, name_key(name)
             self.save(update_fields=["name", "name_key"])
@@ -350,8 +355,8 @@ class Game(models.Model):
     class Mode(models.TextChoices):
         """How the table page asks for a round; either way it is a round the engine applies."""
 
-        REFEREE = "referee", "Referee each round"
-        COUNT = "count", "Just count lives"
+        REFEREE = "referee", gettext_lazy("Referee each round")
+        COUNT = "count", gettext_lazy("Just count lives")
 
     # A setting of the page, not of the rules: switching it changes no round, and no version.
     mode = models.CharField(max_length=10, choices=Mode, default=Mode.REFEREE)
@@ -373,7 +378,7 @@ class Game(models.Model):
 
     @property
     def preset_name(self) -> str:
-        return PRESETS[self.preset].name if self.preset in PRESETS else self.preset
+        return PRESETS[self.preset].title if self.preset in PRESETS else self.preset
 
     def rules_card(self) -> list[dict[str, Any]]:
         return self.rules.describe(frozenset(self.readings))
@@ -415,22 +420,23 @@ class Game(models.Model):
     def start(cls, club: Club, players: list[Player], first_dealer: int, rules: RuleSet,
               preset: str, mode: str = Mode.REFEREE) -> Game:  # fmt: skip
         if len(players) < 2:
-            raise InputError("pick at least two players", "players")
+            raise InputError(_("pick at least two players"), "players")
         if len(players) > rules.max_players:
             raise InputError(
-                f"a game with {rules.deck} cards has at most {rules.max_players} players",
+                _("a game with %(deck)d cards has at most %(most)d players")
+                % {"deck": rules.deck, "most": rules.max_players},
                 "players",
             )
         if len({p.pk for p in players}) != len(players):
-            raise InputError("a player can sit at the table only once", "players")
+            raise InputError(_("a player can sit at the table only once"), "players")
         if not 0 <= first_dealer < len(players):
-            raise InputError("the first dealer must be one of the players", "first_dealer")
+            raise InputError(_("the first dealer must be one of the players"), "first_dealer")
         readings = sorted(PRESETS[preset].readings) if preset in PRESETS else []
         state = start_game(rules, [player.name for player in players], first_dealer)
         with transaction.atomic():
             game = cls.objects.create(
                 club=club, preset=preset, rules_data=rules.as_dict(), readings=readings,
-                first_dealer=first_dealer, state_data=state.as_data(), mode=mode,
+                first_dealer=first_dealer, state_data=state_record(state, {}), mode=mode,
             )  # fmt: skip
             GameSeat.objects.bulk_create(
                 GameSeat(game=game, player=player, position=i) for i, player in enumerate(players)
@@ -449,11 +455,11 @@ class Game(models.Model):
         """What recording this round would do, worked out from the stored state, without
         saving it; refuses an impossible round."""
         if self.deleted:
-            raise InputError("the game is in the bin: restore it to go on", "ending")
+            raise InputError(_("the game is in the bin: restore it to go on"), "ending")
         if self.abandoned:
-            raise InputError("the game was abandoned: resume it to go on", "ending")
+            raise InputError(_("the game was abandoned: resume it to go on"), "ending")
         if self.finished:  # kept up to date with every change, in the same transaction
-            raise InputError("the game is over: undo the last round to go on", "ending")
+            raise InputError(_("the game is over: undo the last round to go on"), "ending")
         step = play_round(self.rules, self.state, inputs.as_input())
         refuse_a_stray_choice(inputs.choice, step.result)
         return step
@@ -478,15 +484,16 @@ class Game(models.Model):
             self.check_version(seen_version)
             step = self.preview(inputs)
             if step.result.result == Result.TABLE_DECIDES:
-                raise InputError("the rules leave this open: the table must choose", "choice")
+                raise InputError(_("the rules leave this open: the table must choose"), "choice")
             after = advance(self.state, step)
+            told = self.told(self.state, step)
             new = inputs.as_round(self, number=step.number)
             try:
                 with transaction.atomic():
                     moved = Game.objects.filter(pk=self.pk, version=self.version).update(
-                        version=self.version + 1, state_data=after.as_data(),
+                        version=self.version + 1, state_data=state_record(after, told),
                         round_count=after.rounds, finished=after.game_over,
-                        result_text=after.result_words,
+                        result_text=result_text(after),
                     )  # fmt: skip
                     if moved:
                         new.version = self.version + 1
@@ -498,13 +505,13 @@ class Game(models.Model):
                     raise AlreadyRecorded from None
                 raise
             if moved:
-                self.set_state(self.version + 1, after)
+                self.set_state(self.version + 1, after, told)
                 return step
             # Another phone changed the game between our reading and our writing.
             fresh = self.fresh()
             if seen_version is not None:
                 raise StaleGame(fresh)
-            self.set_state(fresh.version, fresh.state)
+            self.version, self.state_data = fresh.version, fresh.state_data
         raise StaleGame(self)
 
     def undo(self, seen_version: int | None = None) -> Round:
@@ -514,14 +521,14 @@ class Game(models.Model):
             game.check_version(seen_version)
             rounds = game.active_rounds()
             if not rounds:
-                raise InputError("there is no round to undo", "undo")
+                raise InputError(_("there is no round to undo"), "undo")
             last = rounds[-1]
             last.state, last.changed = Round.UNDONE, timezone.now()
             last.gone_version = game.version + 1
             last.save(update_fields=["state", "changed", "gone_version"])
             after, steps = game.steps(rounds[:-1])
             game.store(after, steps)
-        self.set_state(game.version, after)
+        self.set_state(game.version, after, game.stories)
         return last
 
     def edit_round(self, number: int, inputs: RoundInputs, seen_version: int | None = None
@@ -532,15 +539,18 @@ class Game(models.Model):
             game.check_version(seen_version)
             rounds = game.active_rounds()
             if not 1 <= number <= len(rounds):
-                raise InputError(f"there is no round {number}", "number")
+                raise InputError(_("there is no round %(n)d") % {"n": number}, "number")
             old = rounds[number - 1]
             new = inputs.as_round(game, number=number)
             after, steps = game.steps([*rounds[: number - 1], new, *rounds[number:]])
             for step in steps:
                 if step.result.result == Result.TABLE_DECIDES:
                     raise InputError(
-                        f"after this edit the rules leave round {step.number} open: edit that "
-                        "round and choose",
+                        _(
+                            "after this edit the rules leave round %(n)d open: edit that round "
+                            "and choose"
+                        )
+                        % {"n": step.number},
                         "choice",
                     )
             old.state, old.changed = Round.EDITED, timezone.now()
@@ -549,8 +559,8 @@ class Game(models.Model):
             new.save()
             before = game.state
             game.store(after, steps)
-        self.set_state(game.version, after)
-        return describe_changes(before, after)
+        self.set_state(game.version, after, game.stories)
+        return describe_changes(game.rules, before, after)
 
     def set_aside(self, abandoned: bool | None = None, deleted: bool | None = None) -> None:
         """Abandon or resume the game, put it in the bin or take it out: one UPDATE, with the
@@ -575,7 +585,7 @@ class Game(models.Model):
             game = self.locked()
             after, steps = game.steps()
             game.store(after, steps)
-        self.set_state(game.version, after)
+        self.set_state(game.version, after, game.stories)
         return after
 
     # ---- helpers of the verbs ------------------------------------------------------------
@@ -583,7 +593,7 @@ class Game(models.Model):
     def store(self, after: GameState, steps: tuple[Step, ...]) -> None:
         """Bump the version and store ``after``, the summary kept for lists of games, and each
         seat's tallies worked out again from ``steps``."""
-        self.set_state(self.version + 1, after)
+        self.set_state(self.version + 1, after, self.told_last(steps))
         self.save(update_fields=["version", "state_data", "round_count", "finished",
                                  "result_text"])  # fmt: skip
         self.rebuild_tallies(after, steps)
@@ -614,11 +624,52 @@ class Game(models.Model):
                       zip(total_tallies(steps, len(stored)), seat_results(after), strict=True)]  # fmt: skip
         return stored != worked_out
 
-    def set_state(self, version: int, after: GameState) -> None:
-        """This instance as the game stands at ``version``, with ``after`` as its state."""
-        self.version, self.state_data = version, after.as_data()
+    def set_state(self, version: int, after: GameState, told: dict[str, list[str]]) -> None:
+        """This instance as the game stands at ``version``, with ``after`` as its state and
+        ``told`` its latest round's story in each language."""
+        self.version, self.state_data = version, state_record(after, told)
         self.round_count, self.finished = after.rounds, after.game_over
-        self.result_text = after.result_words
+        self.result_text = result_text(after)
+
+    def told(self, before: GameState, step: Step) -> dict[str, list[str]]:
+        """What ``step`` did, in words, in every language the site speaks: the table page
+        shows the latest round in its reader's language without working anything out again."""
+        told = {}
+        speaking = translation.get_language()
+        for code, _name in settings.LANGUAGES:
+            if code == speaking:
+                told[code] = list(step.result.explanation)
+                continue
+            with translation.override(code):
+                told[code] = list(play_round(self.rules, before, step.round).result.explanation)
+        return told
+
+    def told_last(self, steps: tuple[Step, ...]) -> dict[str, list[str]]:
+        """``told`` for the last of ``steps``, the rounds in play worked out from the start."""
+        done = [step for step in steps if step.result.result != Result.TABLE_DECIDES]
+        if not done:
+            return {}
+        before = start_game(self.rules, self.names, self.first_dealer)
+        for step in done[:-1]:
+            before = advance(before, step)  # no rules are worked out: the steps say it all
+        return self.told(before, done[-1])
+
+    @property
+    def stories(self) -> dict[str, list[str]]:
+        """The latest round's story as stored, by language."""
+        return dict((self.state_data or {}).get("told") or {})
+
+    @property
+    def last_told(self) -> list[str]:
+        """The latest round's story in the page's language (or, for a game stored before a
+        language was added, in the one it was told in)."""
+        told = self.stories
+        return told.get(translation.get_language()) or next(iter(told.values()), [])
+
+    @property
+    def result_words(self) -> str:
+        """ "Ann won", in the page's language; "" while the game goes on."""
+        return self.state.result_words
 
     def fresh(self) -> Game:
         """The game as stored now. The club stays: it was opened with its key, which the
@@ -644,9 +695,13 @@ class Game(models.Model):
         """What the newest change to the game was, in words, for a phone that missed it."""
         round = self.rounds.annotate(when=Coalesce("changed", "created")).order_by("-when").first()
         if round is None:
-            return "changed this game"
-        verb = {Round.ACTIVE: "recorded", Round.UNDONE: "took back", Round.EDITED: "edited"}
-        return f"{verb[round.state]} round {round.number}"
+            return _("Another phone changed this game a moment ago")
+        said = {
+            Round.ACTIVE: _("Another phone recorded round %(n)d a moment ago"),
+            Round.UNDONE: _("Another phone took back round %(n)d a moment ago"),
+            Round.EDITED: _("Another phone edited round %(n)d a moment ago"),
+        }
+        return said[round.state] % {"n": round.number}
 
     def check_version(self, seen_version: int | None) -> None:
         if seen_version is not None and seen_version != self.version:
@@ -661,7 +716,7 @@ class StaleGame(Exception):
     """A phone acted on a game that has changed since it looked."""
 
     def __init__(self, game: Game) -> None:
-        super().__init__("the game changed since this phone looked")
+        super().__init__(_("the game changed since this phone looked"))
         self.game = game
 
 
@@ -794,3 +849,14 @@ class RoundInputs:
 
 __all__ = ["AlreadyRecorded", "Club", "Game", "GameSeat", "Player", "Round", "RoundInputs",
            "StaleGame", "build_rules"]  # fmt: skip
+
+
+def state_record(after: GameState, told: dict[str, list[str]]) -> dict[str, Any]:
+    """What a game stores as its state: the fold's state, and the latest round in words."""
+    return {**after.as_data(), "told": told}
+
+
+def result_text(state: GameState) -> str:
+    """The result kept in a column for the operators' admin: in English, whoever recorded it."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return state.result_words

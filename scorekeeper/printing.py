@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from django.utils.translation import gettext as _
 from fpdf import FPDF
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
@@ -77,22 +78,23 @@ def rules_card(title: str, description: str, card: Sequence[dict[str, Any]], pap
     line = size * 0.47
     for row in card:
         pdf.style(size, bold=True)
-        label = row["label"] + (" (our reading)" if row["our_reading"] else "")
+        label = row["label"] + (_(" (our reading)") if row["our_reading"] else "")
         pdf.multi_cell(width, line, pdf.say(label), new_x="LMARGIN", new_y="NEXT")
         pdf.style(size)
         pdf.multi_cell(width, line, pdf.say(row["words"]), new_x="LMARGIN", new_y="NEXT")
         pdf.ln(0.6)
     pdf.set_y(pdf.h - 12)
     pdf.style(7.5)
-    pdf.cell(width, 4, pdf.say("Knock · the scorekeeper and referee for 31. “Our reading”: where "
-                               "the written rules are silent, the reading Knock applies."))  # fmt: skip
+    pdf.cell(width, 4, pdf.say(_("Knock · the scorekeeper and referee for 31. “Our reading”: "
+                                 "where the written rules are silent, the reading Knock "
+                                 "applies.")))  # fmt: skip
     return bytes(pdf.output())
 
 
 def _card_height(pdf: Sheet, card: Sequence[dict[str, Any]], width: float, size: float) -> float:
     height = 0.0
     for row in card:
-        for text, bold in ((row["label"] + " (our reading)", True), (row["words"], False)):
+        for text, bold in ((row["label"] + _(" (our reading)"), True), (row["words"], False)):
             pdf.style(size, bold)
             lines = cast(list[str], pdf.multi_cell(width, size * 0.47, pdf.say(text),
                                                    dry_run=True, output="LINES"))  # fmt: skip
@@ -117,8 +119,9 @@ def score_sheet(title: str, names: Sequence[str], lives: int, rows: Sequence[She
     pdf.style(15, bold=True)
     pdf.cell(width, 8, pdf.say(title), new_x="LMARGIN", new_y="NEXT")
     pdf.style(8.5)
-    pdf.cell(width, 5, pdf.say(f"{lives} lives each: cross out a box for each life lost. "
-                               "A player with no box left is on the last chance; the next loss is out."),
+    pdf.cell(width, 5, pdf.say(_("%(lives)d lives each: cross out a box for each life lost. A "
+                                 "player with no box left is on the last chance; the next loss "
+                                 "is out.") % {"lives": lives}),
              new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     pdf.ln(2)
     first, count = 12.0, max(1, len(names))
@@ -163,7 +166,7 @@ def score_sheet(title: str, names: Sequence[str], lives: int, rows: Sequence[She
         y += row_height
     pdf.set_y(pdf.h - 12)
     pdf.style(7.5)
-    pdf.cell(width, 4, pdf.say("Knock · a score sheet made for 31: lives, not points."))
+    pdf.cell(width, 4, pdf.say(_("Knock · a score sheet made for 31: lives, not points.")))
     return bytes(pdf.output())
 
 

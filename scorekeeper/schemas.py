@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
@@ -25,7 +27,7 @@ from .text import clean_text
 
 
 def _refuse(message: str) -> PydanticCustomError:
-    return PydanticCustomError("knock", message)
+    return PydanticCustomError("knock", _(message))
 
 
 def _text(message: str, longest: int, empty: bool = False) -> Callable[[Any], str]:
@@ -36,7 +38,7 @@ def _text(message: str, longest: int, empty: bool = False) -> Callable[[Any], st
         if not isinstance(value, str) or (not empty and not value.strip()):
             raise _refuse(message)
         if len(value) > longest:
-            raise _refuse(f"at most {longest} characters")
+            raise _refuse(_("at most %(n)d characters") % {"n": longest})
         try:
             return clean_text(value.strip(), "")
         except InputError as refusal:
@@ -56,25 +58,27 @@ def _whole(message: str) -> Callable[[Any], int]:
 
 def _names(value: Any) -> list[str]:
     if not isinstance(value, list) or len(value) > 20:
-        raise _refuse("give a list of player names")
+        raise _refuse(gettext_noop("give a list of player names"))
     return [_NAME(item) for item in value]
 
 
 def _cards(value: Any) -> str | list[str]:
     if isinstance(value, str) and len(value) <= 60:
-        return _text('cards are a list like ["AS", "KS", "9D"]', 60, empty=True)(value)
+        return _text(gettext_noop('cards are a list like ["AS", "KS", "9D"]'), 60, empty=True)(
+            value
+        )
     if (
         isinstance(value, list)
         and len(value) <= 10
         and all(isinstance(card, str) and len(card) <= 6 for card in value)
     ):
-        return [_text("a card is text", 6, empty=True)(card) for card in value]
-    raise _refuse('cards are a list like ["AS", "KS", "9D"]')
+        return [_text(gettext_noop("a card is text"), 6, empty=True)(card) for card in value]
+    raise _refuse(gettext_noop('cards are a list like ["AS", "KS", "9D"]'))
 
 
 def _points(value: Any) -> int | float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _refuse("a hand's value is a number, such as 19 or 30.5")
+        raise _refuse(gettext_noop("a hand's value is a number, such as 19 or 30.5"))
     try:
         read_points(value, "value")
     except InputError as refusal:
@@ -86,24 +90,24 @@ def _switch_value(value: Any) -> Any:
     if value is None or isinstance(value, bool | int | float):
         return _points_or_flag(value)
     if isinstance(value, str) and len(value) <= 40:
-        return _text("a house rule's value is text", 40, empty=True)(value)
-    raise _refuse("a house rule's value is a number, a word, true, false or null")
+        return _text(gettext_noop("a house rule's value is text"), 40, empty=True)(value)
+    raise _refuse(gettext_noop("a house rule's value is a number, a word, true, false or null"))
 
 
 def _points_or_flag(value: Any) -> Any:
     if isinstance(value, float) and not -10_000 < value < 10_000:  # inf and nan included
-        raise _refuse("a house rule's value is a small number")
+        raise _refuse(gettext_noop("a house rule's value is a small number"))
     if isinstance(value, int) and not isinstance(value, bool) and not -10_000 < value < 10_000:
-        raise _refuse("a house rule's value is a small number")
+        raise _refuse(gettext_noop("a house rule's value is a small number"))
     return value
 
 
-_NAME = _text("must be some text", 100)
+_NAME = _text(gettext_noop("must be some text"), 100)
 
 
 def _player_list(value: Any) -> list[str]:
     """A new game's players: names in seat order, each a name a club can keep."""
-    message = "players are a list of names in seat order, each at most 60 characters"
+    message = gettext_noop("players are a list of names in seat order, each at most 60 characters")
     if not isinstance(value, list) or len(value) > 20:
         raise _refuse(message)
     return [_text(message, 60)(name) for name in value]
@@ -117,16 +121,20 @@ Name = Annotated[str, BeforeValidator(_NAME), _string(minLength=1, maxLength=100
 Names = Annotated[list[str], BeforeValidator(_names),
                   WithJsonSchema({"type": "array", "items": {"type": "string"}, "maxItems": 20})]  # fmt: skip
 ClubName = Annotated[
-    str, BeforeValidator(_text("a club needs a name", 100)), _string(minLength=1, maxLength=100)
+    str,
+    BeforeValidator(_text(gettext_noop("a club needs a name"), 100)),
+    _string(minLength=1, maxLength=100),
 ]
 Choice = Annotated[
     str,
-    BeforeValidator(_text("a choice is one of the ids the table was offered", 40)),
+    BeforeValidator(_text(gettext_noop("a choice is one of the ids the table was offered"), 40)),
     _string(description="The table's pick among the choices of an earlier answer", maxLength=40),
 ]
 ClientId = Annotated[
     str,
-    BeforeValidator(_text("a client id is text of at most 64 characters", 64, empty=True)),
+    BeforeValidator(
+        _text(gettext_noop("a client id is text of at most 64 characters"), 64, empty=True)
+    ),
     _string(description="Made once per tap: a repeat is applied once", maxLength=64),
 ]
 Cards = Annotated[
@@ -150,24 +158,24 @@ Points = Annotated[
 ]
 Version = Annotated[
     int,
-    BeforeValidator(_whole("the version is the whole number the game last showed")),
+    BeforeValidator(_whole(gettext_noop("the version is the whole number the game last showed"))),
     WithJsonSchema({"type": "integer", "minimum": 0, "description": "The version this client saw"}),
 ]
 Ending = Annotated[
     str,
-    BeforeValidator(_text("say how the round ended", 20)),
+    BeforeValidator(_text(gettext_noop("say how the round ended"), 20)),
     _string(enum=list(ENDINGS)),
 ]
 RoundEnding = Annotated[
     str,
-    BeforeValidator(_text("say how the round ended", 20)),
+    BeforeValidator(_text(gettext_noop("say how the round ended"), 20)),
     _string(enum=list(ROUND_ENDINGS)),
 ]
-Lost = Annotated[int, BeforeValidator(_whole("lives lost are a whole number")),
+Lost = Annotated[int, BeforeValidator(_whole(gettext_noop("lives lost are a whole number"))),
                  WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 2})]  # fmt: skip
 Status = Annotated[
     str,
-    BeforeValidator(_text("a status is “in”, “county” or “out”", 10)),
+    BeforeValidator(_text(gettext_noop("a status is “in”, “county” or “out”"), 10)),
     _string(enum=["in", "county", "out"]),
 ]
 SwitchValue = Annotated[
@@ -207,7 +215,9 @@ class Strict(BaseModel):
 
 class RulesSpec(Strict):
     preset: Annotated[
-        str, BeforeValidator(_text("say which preset", 40)), _string(enum=list(PRESETS))
+        str,
+        BeforeValidator(_text(gettext_noop("say which preset"), 40)),
+        _string(enum=list(PRESETS)),
     ]
     overrides: Overrides = Field(default_factory=dict)
 
@@ -256,17 +266,17 @@ class PlayerIn(Strict):
     name: Name
     cards: Cards | None = None
     value: Points | None = Field(None, description="A value the table agreed instead of cards")
-    lives: Annotated[int, BeforeValidator(_whole("lives must be a whole number")),
+    lives: Annotated[int, BeforeValidator(_whole(gettext_noop("lives must be a whole number"))),
                      WithJsonSchema({"type": "integer", "minimum": 0})] | None = None  # fmt: skip
     status: Status | None = None
 
 
 def _players(value: Any) -> Any:
     if not isinstance(value, list) or not value or len(value) > 20:
-        raise _refuse("list the players, each with a name")
+        raise _refuse(gettext_noop("list the players, each with a name"))
     for item in value:
         if not isinstance(item, dict):
-            raise _refuse("each player is an object with a name")
+            raise _refuse(gettext_noop("each player is an object with a name"))
     return value
 
 
@@ -279,7 +289,7 @@ class ShowdownIn(Strict):
         None, description="The lowest players named by the table, instead of entering hands"
     )
     dealer: Name | None = Field(None, description="Who dealt this round; needed for next_dealer")
-    pot: Annotated[int, BeforeValidator(_whole("the pot must be a whole number from 0 to 9999")),
+    pot: Annotated[int, BeforeValidator(_whole(gettext_noop("the pot must be a whole number from 0 to 9999"))),
                    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 9999})] = 0  # fmt: skip
     choice: Choice | None = None
     players: Annotated[list[PlayerIn], BeforeValidator(_players)]
@@ -316,7 +326,7 @@ class GameIn(Strict):
                        WithJsonSchema({"type": "array", "items": {"type": "string", "maxLength": 60},
                                        "description": "Names in seat order, clockwise"})]  # fmt: skip
     first_dealer: Name | None = None
-    lives: Annotated[int, BeforeValidator(_whole("lives must be a whole number")),
+    lives: Annotated[int, BeforeValidator(_whole(gettext_noop("lives must be a whole number"))),
                      WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 10})] | None = None  # fmt: skip
 
     model_config = ConfigDict(

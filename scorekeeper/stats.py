@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
+from django.utils.translation import gettext as _
 
 from .models import Club, GameSeat
 from .rules import PRESETS
@@ -98,11 +99,13 @@ def _lower_bound(wins: int, games: int, z: float = 1.0) -> float:
 def stats_filters(preset: str | None, since: str | None) -> tuple[str | None, date | None]:
     """The filters as a page or the API sends them; refuses what it cannot read, naming it."""
     if preset and preset not in PRESETS:
-        raise InputError(f"the rules are one of {', '.join(PRESETS)}", "preset")
+        raise InputError(
+            _("the rules are one of %(presets)s") % {"presets": ", ".join(PRESETS)}, "preset"
+        )
     try:
         day = date.fromisoformat(since) if since else None
     except ValueError:
-        raise InputError("a date is written YYYY-MM-DD", "since") from None
+        raise InputError(_("a date is written YYYY-MM-DD"), "since") from None
     return preset or None, day
 
 
@@ -192,12 +195,14 @@ def win_rate_bars(board: list[PlayerStats]) -> dict[str, Any]:
     row, label, width = 30, 120, 320
     bars = [
         {"name": p.name, "y": i * row, "width": round((width - label - 60) * p.win_rate, 1),
-         "words": f"{p.wins} of {p.finished}", "x_words": label + round((width - label - 60) * p.win_rate, 1) + 6}
+         "words": _("%(wins)d of %(games)d") % {"wins": p.wins, "games": p.finished}, "x_words": label + round((width - label - 60) * p.win_rate, 1) + 6}
         for i, p in enumerate(board)
     ]  # fmt: skip
-    said = "; ".join(f"{p.name} won {p.wins} of {p.finished}" for p in board)
+    said = "; ".join(_("%(name)s won %(wins)d of %(games)d")
+                     % {"name": p.name, "wins": p.wins, "games": p.finished} for p in board)  # fmt: skip
+    desc = _("Games won: %(said)s.") % {"said": said} if board else _("No finished games yet.")
     return {"bars": bars, "height": max(row, row * len(board)), "width": width, "label": label,
-            "desc": f"Games won: {said}." if board else "No finished games yet."}  # fmt: skip
+            "desc": desc}  # fmt: skip
 
 
 def player_games(club: Club, player_id: int, preset: str | None = None,

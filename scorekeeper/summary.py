@@ -7,6 +7,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from .models import Game
 from .rules import Status
 from .rules.game import total_tallies
@@ -27,24 +30,33 @@ class Summary:
             return ""
         minutes = round(self.duration.total_seconds() / 60)
         if minutes < 1:
-            return "under a minute"
+            return _("under a minute")
         if minutes < 60:
-            return f"{minutes} min"
-        return f"{minutes // 60} h {minutes % 60:02d} min"
+            return _("%(minutes)d min") % {"minutes": minutes}
+        return _("%(hours)d h %(minutes)02d min") % {
+            "hours": minutes // 60,
+            "minutes": minutes % 60,
+        }
 
     def share_text(self, preset_name: str) -> str:
         """The game in a short text, for a message to the group."""
-        rounds = f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
-        took = f", {self.duration_words}" if self.duration_words else ""
-        lines = [f"{self.result} after {rounds}{took} ({preset_name})."]
+        said = {"result": self.result, "n": self.rounds, "took": self.duration_words,
+                "rules": preset_name}  # fmt: skip
+        if self.duration_words:
+            lines = [ngettext("%(result)s after %(n)d round, %(took)s (%(rules)s).",
+                              "%(result)s after %(n)d rounds, %(took)s (%(rules)s).",
+                              self.rounds) % said]  # fmt: skip
+        else:
+            lines = [ngettext("%(result)s after %(n)d round (%(rules)s).",
+                              "%(result)s after %(n)d rounds (%(rules)s).", self.rounds) % said]  # fmt: skip
         if self.went_out:
-            lines.append(
-                "Out: " + ", ".join(f"{name} (round {n})" for name, n in self.went_out) + "."
-            )
+            out = ", ".join(_("%(name)s (round %(n)d)") % {"name": name, "n": n}
+                            for name, n in self.went_out)  # fmt: skip
+            lines.append(_("Out: %(players)s.") % {"players": out})
         if self.thirty_ones:
-            lines.append("31s: " + _counted(self.thirty_ones) + ".")
+            lines.append(_("31s: %(players)s.") % {"players": _counted(self.thirty_ones)})
         if self.caught:
-            lines.append("Knocked and caught: " + _counted(self.caught) + ".")
+            lines.append(_("Knocked and caught: %(players)s.") % {"players": _counted(self.caught)})
         return " ".join(lines)
 
 
@@ -65,7 +77,7 @@ def summarise(game: Game) -> Summary:
     totals = dict(zip(state.names, total_tallies(steps, len(state.names)), strict=True))
     duration = rounds[-1].created - rounds[0].created if len(rounds) > 1 else None
     return Summary(
-        result=state.result_words or "The game is over",
+        result=state.result_words or _("The game is over"),
         rounds=state.rounds,
         went_out=went_out,
         duration=duration,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from .rules.errors import InputError
+from .rules.words import _
 
 # Control characters (NUL, ESC, BEL…: PostgreSQL refuses NUL, a terminal obeys ESC) and lone
 # surrogates (half of a character, which no database can store as text).
@@ -15,7 +16,7 @@ def clean_text(text: str, field: str) -> str:
     """``text`` unchanged, or an ``InputError`` naming ``field`` when it holds a character no
     one can mean to store."""
     if any(unicodedata.category(char) in _REFUSED for char in text):
-        raise InputError("control characters and broken characters are not allowed here", field)
+        raise InputError(_("control characters and broken characters are not allowed here"), field)
     return text
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
+from .words import _, pgettext
+
 
 class Suit(Enum):
     SPADES = "S"
@@ -20,11 +22,17 @@ class Suit(Enum):
 
     @property
     def word(self) -> str:
-        return self.name.lower()
+        """The suit's name in the table's language: "spades", "Pik"."""
+        if self is Suit.SPADES:
+            return pgettext("suit", "spades")
+        if self is Suit.HEARTS:
+            return pgettext("suit", "hearts")
+        if self is Suit.DIAMONDS:
+            return pgettext("suit", "diamonds")
+        return pgettext("suit", "clubs")
 
 
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-RANK_WORDS = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 
 
 @dataclass(frozen=True)
@@ -75,7 +83,8 @@ def parse_card(token: str) -> Card:
     match = _TOKEN.match(text)
     if not match or match.group(2) not in _SUIT_ALIASES:
         raise CardError(
-            f"“{token.strip()}” is not a card: write the rank then the suit, like AS, 10h or K♦"
+            _("“%(token)s” is not a card: write the rank then the suit, like AS, 10h or K♦")
+            % {"token": token.strip()}
         )
     rank = "10" if match.group(1) == "T" else match.group(1)
     return Card(rank, _SUIT_ALIASES[match.group(2)])
@@ -118,8 +127,9 @@ def parse_cards(text: str | list[str]) -> list[Card]:
             continue
         if tokens[i].strip().upper() in _GERMAN_SUITS:
             following = tokens[i + 1] if i + 1 < len(tokens) else ""
-            raise CardError(f"“{(tokens[i] + ' ' + following).strip()}” is not a card: write the "
-                            "suit then the rank, like Herz Dame, Pik Ass or Kreuz 10")  # fmt: skip
+            raise CardError(_("“%(token)s” is not a card: write the suit then the rank, like Herz "
+                              "Dame, Pik Ass or Kreuz 10")
+                            % {"token": (tokens[i] + " " + following).strip()})  # fmt: skip
         cards.append(parse_card(tokens[i]))
         i += 1
     return cards
@@ -140,14 +150,43 @@ def _deck_set(size: int) -> frozenset[Card]:
 def check_hand(cards: list[Card], deck_size: int) -> None:
     """Refuse a hand that is not three cards of this deck, each once."""
     if len(cards) != 3:
-        raise CardError(f"a hand is exactly 3 cards, not {len(cards)}")
+        raise CardError(_("a hand is exactly 3 cards, not %(count)d") % {"count": len(cards)})
     missing = [card for card in cards if card not in _deck_set(deck_size)]
     if missing:
-        raise CardError(f"the {deck_size}-card deck has no {missing[0]}")
+        raise CardError(
+            _("the %(size)d-card deck has no %(card)s") % {"size": deck_size, "card": missing[0]}
+        )
     if len(set(cards)) != 3:
         twice = next(card for card in cards if cards.count(card) > 1)
-        raise CardError(f"{twice} is in this hand twice")
+        raise CardError(_("%(card)s is in this hand twice") % {"card": twice})
 
 
 def rank_word(rank: str) -> str:
-    return RANK_WORDS.get(rank, rank)
+    """A rank in words, in the table's language: "king", "König", "7"."""
+    if rank == "A":
+        return pgettext("rank", "ace")
+    if rank == "K":
+        return pgettext("rank", "king")
+    if rank == "Q":
+        return pgettext("rank", "queen")
+    if rank == "J":
+        return pgettext("rank", "jack")
+    return rank
+
+
+def three_of(rank: str) -> str:
+    """Three cards of a rank, in words: "three kings", "three 7s"."""
+    if rank == "A":
+        return _("three aces")
+    if rank == "K":
+        return _("three kings")
+    if rank == "Q":
+        return _("three queens")
+    if rank == "J":
+        return _("three jacks")
+    return _("three %(rank)ss") % {"rank": rank}
+
+
+def card_words(card: Card) -> str:
+    """A card in words, for a screen reader: "king of spades", "Pik König"."""
+    return _("%(rank)s of %(suit)s") % {"rank": rank_word(card.rank), "suit": card.suit.word}

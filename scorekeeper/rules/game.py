@@ -27,6 +27,7 @@ from .resolve import (
     resolve_round,
 )
 from .ruleset import RuleSet
+from .words import _, lives, names
 
 
 @dataclass(frozen=True)
@@ -58,30 +59,36 @@ class Step:
         """Who lost what, in a line: "Cat −1, Ben −2 (counted by hand)"."""
         result = self.result
         if result.result == Result.TABLE_DECIDES:
-            return "The table decides"
+            return _("The table decides")
         if result.result == Result.REPLAY:
-            return "Nobody loses: the cards are dealt again"
+            return _("Nobody loses: the cards are dealt again")
         losers = [p for p in result.players if p.lost]
         # Seat by seat, each with what it lost; but when everyone still in lost the same but one
         # player (a 31, fire), that player is named instead: it fits a phone's line.
         kept = [p for p in result.players if not p.lost and p.name in self.playing]
         if len(losers) >= 3 and len(kept) == 1 and len({p.lost for p in losers}) == 1:
-            lost = f"everyone but {kept[0].name} −{losers[0].lost}"
+            lost = _("everyone but %(name)s −%(lost)d") % {
+                "name": kept[0].name,
+                "lost": losers[0].lost,
+            }
         else:
             lost = ", ".join(f"{p.name} −{p.lost}" for p in losers)
-        words = lost or "Nobody loses a life"
-        return f"{words} (counted by hand)" if self.round.ending == COUNTED else words
+        words = lost or _("Nobody loses a life")
+        if self.round.ending == COUNTED:
+            return _("%(losses)s (counted by hand)") % {"losses": words}
+        return words
 
     @property
     def headline(self) -> str:
         """The summary and what comes next: "Cat −1 · Ben deals next", "Cat −1 · Ann wins"."""
         result = self.result
+        said = {"summary": self.summary, "name": result.winner or result.next_dealer}
         if result.winner:
-            return f"{self.summary} · {result.winner} wins"
+            return _("%(summary)s · %(name)s wins") % said
         if result.tie:
-            return f"{self.summary} · a tie"
+            return _("%(summary)s · a tie") % said
         if result.next_dealer and result.result != Result.TABLE_DECIDES:
-            return f"{self.summary} · {result.next_dealer} deals next"
+            return _("%(summary)s · %(name)s deals next") % said
         return self.summary
 
 
@@ -92,8 +99,7 @@ class GameState:
     names: tuple[str, ...]
     start_lives: int
     lives: tuple[int, ...]
-    statuses: tuple[str, ...]
-    labels: tuple[str, ...]
+    statuses: tuple[str, ...]  # a status's words are the rules' (``RuleSet.status_label``)
     dealer: int  # the seat that deals next
     pot: int = 0
     rounds: int = 0  # rounds played
@@ -101,14 +107,16 @@ class GameState:
     winner: str | None = None
     tie: tuple[str, ...] = ()
     last_dealer: int | None = None  # who dealt the latest round
-    last_explanation: tuple[str, ...] = ()  # what the latest round did, in words
+    # What the latest round did, in words, in the language the fold spoke. Words are not part
+    # of the stored data (``as_data``): a page may be read in another language.
+    last_explanation: tuple[str, ...] = ()
 
     @property
     def result_words(self) -> str:
         if self.winner:
-            return f"{self.winner} won"
+            return _("%(name)s won") % {"name": self.winner}
         if self.tie:
-            return "A tie between " + ", ".join(self.tie)
+            return _("A tie between %(names)s") % {"names": names(self.tie)}
         return ""
 
     @property
@@ -121,7 +129,6 @@ class GameState:
             "start_lives": self.start_lives,
             "lives": list(self.lives),
             "statuses": [str(status) for status in self.statuses],
-            "labels": list(self.labels),
             "dealer": self.dealer,
             "pot": self.pot,
             "rounds": self.rounds,
@@ -129,7 +136,6 @@ class GameState:
             "winner": self.winner,
             "tie": list(self.tie),
             "last_dealer": self.last_dealer,
-            "last_explanation": list(self.last_explanation),
         }
 
     @classmethod
@@ -139,7 +145,6 @@ class GameState:
             start_lives=data["start_lives"],
             lives=tuple(data["lives"]),
             statuses=tuple(Status(status) for status in data["statuses"]),
-            labels=tuple(data["labels"]),
             dealer=data["dealer"],
             pot=data["pot"],
             rounds=data["rounds"],
@@ -147,7 +152,6 @@ class GameState:
             winner=data["winner"],
             tie=tuple(data["tie"]),
             last_dealer=data["last_dealer"],
-            last_explanation=tuple(data["last_explanation"]),
         )
 
 
@@ -159,7 +163,6 @@ def start(rules: RuleSet, names: Sequence[str], first_dealer: int) -> GameState:
         start_lives=rules.lives,
         lives=(rules.lives,) * count,
         statuses=(Status.IN,) * count,
-        labels=(rules.status_label(Status.IN),) * count,
         dealer=first_dealer,
     )
 
@@ -180,7 +183,7 @@ def play(rules: RuleSet, state: GameState, round: RoundInput) -> Step:
     ("Cat is out, so cannot knock")."""
     number, names = state.rounds + 1, state.names
     if state.game_over:
-        raise RoundError("the game was already over", "ending")
+        raise RoundError(_("the game was already over"), "ending")
     table = Table(
         tuple(
             Seat(names[p], state.lives[p], state.statuses[p], _hand(round, p))
@@ -208,7 +211,7 @@ def play(rules: RuleSet, state: GameState, round: RoundInput) -> Step:
 
 def _seat_name(names: tuple[str, ...], seat: int, part: str) -> str:
     if not 0 <= seat < len(names):
-        raise RoundError(f"seat {seat} is not at this table", part)
+        raise RoundError(_("seat %(seat)d is not at this table") % {"seat": seat}, part)
     return names[seat]
 
 
@@ -224,7 +227,6 @@ def advance(state: GameState, step: Step) -> GameState:
         state,
         lives=tuple(player.lives for player in result.players),
         statuses=tuple(Status(player.status) for player in result.players),
-        labels=tuple(player.status_label for player in result.players),
         dealer=dealer,
         pot=result.pot,
         rounds=step.number,
@@ -253,7 +255,9 @@ def replay(
             # Replayed (after an edit, or from a file), a refusal says which round it is about.
             number = state.rounds + 1
             raise RoundError(
-                f"round {number}: {refusal.message}", refusal.part, refusal.seat
+                _("round %(number)d: %(refusal)s") % {"number": number, "refusal": refusal.message},
+                refusal.part,
+                refusal.seat,
             ) from None
         steps.append(step)
         if step.result.result == Result.TABLE_DECIDES:
@@ -270,7 +274,7 @@ def tallies(step: Step, seats: int) -> list[dict[str, int]]:
     """Each seat's share of one round: a round lost and the lives it cost, a knock and whether
     it was caught (the knocker lost lives), a 31 shown in play or dealt, a round ended on the
     last chance. A round counted by hand carries lives only."""
-    counts = [dict.fromkeys(TALLIES, 0) for _ in range(seats)]
+    counts = [dict.fromkeys(TALLIES, 0) for _seat in range(seats)]
     result, round = step.result, step.round
     if result.result == Result.TABLE_DECIDES:
         return counts
@@ -290,7 +294,7 @@ def tallies(step: Step, seats: int) -> list[dict[str, int]]:
 
 def total_tallies(steps: Sequence[Step], seats: int) -> list[dict[str, int]]:
     """Each seat's tallies summed over ``steps``."""
-    totals = [dict.fromkeys(TALLIES, 0) for _ in range(seats)]
+    totals = [dict.fromkeys(TALLIES, 0) for _seat in range(seats)]
     for step in steps:
         for total, counts in zip(totals, tallies(step, seats), strict=True):
             for name, n in counts.items():
@@ -308,22 +312,32 @@ def seat_results(state: GameState) -> list[str]:
     ]
 
 
-def describe_changes(before: GameState, after: GameState) -> list[str]:
+def describe_changes(rules: RuleSet, before: GameState, after: GameState) -> list[str]:
     """What an edit changed for the table now, in words: "Cat is no longer out"."""
     lines = []
     for i, name in enumerate(after.names):
         was, now = before.statuses[i], after.statuses[i]
         if was != now:
             if was == Status.OUT:
-                lines.append(f"{name} is no longer out.")
+                lines.append(_("%(name)s is no longer out.") % {"name": name})
             else:
-                lines.append(f"{name} is now {after.labels[i]} (was {before.labels[i]}).")
+                lines.append(
+                    _("%(name)s: %(now)s now (was %(was)s).")
+                    % {
+                        "name": name,
+                        "now": rules.status_label(now),
+                        "was": rules.status_label(was),
+                    }
+                )
         if before.lives[i] != after.lives[i]:
-            lines.append(f"{name} has {after.lives[i]} lives now (was {before.lives[i]}).")
+            lines.append(
+                _("%(name)s has %(lives)s now (was %(was)d).")
+                % {"name": name, "lives": lives(after.lives[i]), "was": before.lives[i]}
+            )
     if before.result_words != after.result_words:
         lines.append(
-            f"{after.result_words}." if after.result_words else "The game is no longer over."
+            f"{after.result_words}." if after.result_words else _("The game is no longer over.")
         )
     if before.dealer != after.dealer and not after.game_over:
-        lines.append(f"{after.names[after.dealer]} deals next.")
-    return lines or ["Nothing changes for the table now."]
+        lines.append(_("%(name)s deals next.") % {"name": after.names[after.dealer]})
+    return lines or [_("Nothing changes for the table now.")]

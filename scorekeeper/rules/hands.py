@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from .cards import Card, Suit, deck, rank_word
+from .cards import Card, Suit, deck, three_of
 from .ruleset import RuleSet
+from .words import _, names, pgettext
 
 
 @dataclass(frozen=True)
@@ -24,16 +25,14 @@ class Hand:
 
 
 def points(value: Fraction) -> str:
-    """30.5 stays 30.5; 21 stays 21."""
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+    """30.5 stays 30.5 (30,5 in German); 21 stays 21."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):g}".replace(".", pgettext("decimal separator", "."))
 
 
 def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(str(card) for card in cards)
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def evaluate(cards: list[Card] | tuple[Card, ...], rules: RuleSet) -> Hand:
@@ -76,9 +75,15 @@ def _special_value(cards: tuple[Card, ...], rules: RuleSet) -> Fraction | None:
 def _explain_special(cards: tuple[Card, ...], value: Fraction, rules: RuleSet) -> str:
     rank = cards[0].rank
     if rank == "A" and rules.three_aces is not None:
-        fire = " (fire)" if rules.three_aces_fire else ""
-        return f"{_cards(cards)}: three aces count {points(value)}{fire}"
-    return f"{_cards(cards)}: three {rank_word(rank)}s count {points(value)} as three of a kind"
+        said = {"cards": _cards(cards), "value": points(value)}
+        if rules.three_aces_fire:
+            return _("%(cards)s: three aces count %(value)s (fire)") % said
+        return _("%(cards)s: three aces count %(value)s") % said
+    return _("%(cards)s: %(three)s count %(value)s as three of a kind") % {
+        "cards": _cards(cards),
+        "three": three_of(rank),
+        "value": points(value),
+    }
 
 
 def _explain_suit(
@@ -86,21 +91,32 @@ def _explain_suit(
 ) -> str:
     left_out = [str(c) for c in cards if c not in counted]
     wild = [c for c in counted if c.suit != suit]
+    said = {"cards": _cards(counted), "value": points(value), "suit": suit.word}
     if len(counted) == 1 and len({c.suit for c in cards}) == 3:
-        return f"{counted[0]} counts {points(value)}: three different suits, so only the highest card counts"
+        return (
+            _("%(cards)s counts %(value)s: three different suits, so only the highest card counts")
+            % said
+        )
     if len(counted) == 1:
-        head = f"{counted[0]} counts {points(value)} on its own"
+        head = _("%(cards)s counts %(value)s on its own") % said
     elif all(c.rank == "A" for c in counted):
-        head = f"{_cards(counted)} count {points(value)}"
+        head = _("%(cards)s count %(value)s") % said
     else:
-        head = f"{_cards(counted)} count {points(value)} in {suit.word}"
+        head = _("%(cards)s count %(value)s in %(suit)s") % said
     if wild:
-        head += f", the {'ace joining' if len(wild) == 1 else 'aces joining'} any suit"
+        head += (
+            _(", the ace joining any suit") if len(wild) == 1 else _(", the aces joining any suit")
+        )
     if not left_out:
         return head
-    verb = "does" if len(left_out) == 1 else "do"
-    joiner = "it" if len(counted) == 1 else "them"
-    return f"{head}; the {_and(left_out)} {verb} not join {joiner}"
+    rest = {"head": head, "cards": names(left_out)}
+    if len(left_out) == 1:
+        if len(counted) == 1:
+            return _("%(head)s; the %(cards)s does not join it") % rest
+        return _("%(head)s; the %(cards)s does not join them") % rest
+    if len(counted) == 1:
+        return _("%(head)s; the %(cards)s do not join it") % rest
+    return _("%(head)s; the %(cards)s do not join them") % rest
 
 
 @lru_cache(maxsize=64)

@@ -13,6 +13,7 @@ import re
 from fractions import Fraction
 
 from .errors import InputError
+from .words import _
 
 # A sign, up to four ASCII digits, and up to two decimals after a point or a comma. Nothing else.
 _PLAIN = re.compile(r"(-?)([0-9]{1,4})(?:[.,]([0-9]{1,2}))?")
@@ -45,7 +46,12 @@ def read_whole(
     """A whole number from ``low`` to ``high``, or an ``InputError`` naming ``field``."""
     value = parse_plain(raw)
     if value is None or value.denominator != 1 or not low <= value <= high:
-        raise InputError(f"{what} must be a whole number from {low} to {high}", field, seat)
+        raise InputError(
+            _("%(what)s must be a whole number from %(low)d to %(high)d")
+            % {"what": what, "low": low, "high": high},
+            field,
+            seat,
+        )
     return int(value)
 
 
@@ -53,5 +59,5 @@ def read_points(raw: object, field: str, high: int = 40, seat: int | None = None
     """A hand's value a table agreed, such as 19 or 30.5: from 0 to ``high``, in halves."""
     value = parse_plain(raw)
     if value is None or not 0 <= value <= high or (value * 2).denominator != 1:
-        raise InputError("a hand's value is a number such as 19 or 30.5", field, seat)
+        raise InputError(_("a hand's value is a number such as 19 or 30.5"), field, seat)
     return value

@@ -16,19 +16,23 @@ from .cards import Card, CardError, check_hand
 from .errors import InputError
 from .hands import Hand, evaluate, points, possible_values
 from .ruleset import RuleSet
+from .words import _, gettext_noop, ngettext
+from .words import lives as lives_word
+from .words import names as _names
 
+# The words are translated where they are read: ``_(ENDINGS[ending])``.
 ENDINGS = {
-    "knock": "a knock and a showdown",
-    "thirty_one": "a 31 shown in play",
-    "dealt_thirty_one": "a 31 dealt",
-    "three_aces": "three aces (fire)",
-    "stock_out": "the stock running out",
+    "knock": gettext_noop("a knock and a showdown"),
+    "thirty_one": gettext_noop("a 31 shown in play"),
+    "dealt_thirty_one": gettext_noop("a 31 dealt"),
+    "three_aces": gettext_noop("three aces (fire)"),
+    "stock_out": gettext_noop("the stock running out"),
 }
 # A game's round may also be counted by hand, as on a paper sheet: not a way a hand of 31 ends,
 # so the referee never offers it; the rules apply what the table counted (last chance, out, the
 # pot, the deal, the winner).
 COUNTED = "manual"
-ROUND_ENDINGS = {**ENDINGS, COUNTED: "counted by hand"}
+ROUND_ENDINGS = {**ENDINGS, COUNTED: gettext_noop("counted by hand")}
 # The endings where exactly one player shows a hand (several may be dealt 31).
 SHOWN_BY_ONE = ("thirty_one", "three_aces")
 
@@ -122,25 +126,6 @@ class RoundResult:
     choice_asked: bool = False
 
 
-def lives_word(n: int) -> str:
-    return "1 life" if n == 1 else f"{n} lives"
-
-
-def _names(names: list[str] | tuple[str, ...]) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _verb(names: list[str] | tuple[str, ...], one: str, several: str) -> str:
-    """The verb that agrees with a list of names: "Ana loses", "Ana and Ben lose"."""
-    return one if len(names) == 1 else several
-
-
-def _all(names: list[str] | tuple[str, ...]) -> str:
-    """ "both" for two players, "all" for more."""
-    return "both" if len(names) == 2 else "all"
-
-
 @dataclass
 class _Round:
     """The working state of one resolution: checked inputs, losses and their reasons."""
@@ -165,7 +150,11 @@ class _Round:
 
     def lose(self, name: str, lives: int, reason: str) -> None:
         self.losses[name] = lives
-        self.reasons[name] = f"{name} loses {lives_word(lives)}: {reason}"
+        self.reasons[name] = _("%(name)s loses %(lives)s: %(reason)s") % {
+            "name": name,
+            "lives": lives_word(lives),
+            "reason": reason,
+        }
 
 
 def resolve_round(rules: RuleSet, table: Table, outcome: Outcome) -> RoundResult:
@@ -189,44 +178,64 @@ def _check_table(state: _Round) -> None:
     names = [seat.name for seat in table.players]
     if not 2 <= len(names) <= rules.max_players:
         raise RoundError(
-            f"a game of 31 with {rules.deck} cards has 2 to {rules.max_players} players, "
-            f"not {len(names)}",
+            _("a game of 31 with %(deck)d cards has 2 to %(most)d players, not %(count)d")
+            % {"deck": rules.deck, "most": rules.max_players, "count": len(names)},
             "players",
         )
     folded = [name.strip().casefold() for name in names]
     for i, seat in enumerate(table.players):
         if not seat.name.strip():
-            raise RoundError("every player needs a name", "name", seat=i)
+            raise RoundError(_("every player needs a name"), "name", seat=i)
         if folded[i] in folded[:i]:
-            raise RoundError(f"two players are called {seat.name.strip()}", "name", seat=i)
+            raise RoundError(
+                _("two players are called %(name)s") % {"name": seat.name.strip()}, "name", seat=i
+            )
         if seat.status not in STATUSES:
-            raise RoundError("a status is “in”, “county” or “out”", "status", seat=i)
+            raise RoundError(_("a status is “in”, “county” or “out”"), "status", seat=i)
         if not 0 <= seat.lives <= rules.lives:
             raise RoundError(
-                f"{seat.name} cannot have {lives_word(seat.lives)}: the game starts with "
-                f"{lives_word(rules.lives)} and lives are never won back",
+                _(
+                    "%(name)s cannot have %(lives)s: the game starts with %(start)s and lives "
+                    "are never won back"
+                )
+                % {
+                    "name": seat.name,
+                    "lives": lives_word(seat.lives),
+                    "start": lives_word(rules.lives),
+                },
                 "lives",
                 seat=i,
             )
         if seat.status == Status.IN and seat.lives == 0:
-            raise RoundError(f"{seat.name} has no lives left, so cannot be in", "status", seat=i)
+            raise RoundError(
+                _("%(name)s has no lives left, so cannot be in") % {"name": seat.name},
+                "status",
+                seat=i,
+            )
         if seat.status != Status.IN and seat.lives:
             raise RoundError(
-                f"{seat.name} still has {lives_word(seat.lives)}, so cannot be "
-                f"{rules.status_label(seat.status)}",
+                _("%(name)s still has %(lives)s, so cannot be “%(status)s”")
+                % {
+                    "name": seat.name,
+                    "lives": lives_word(seat.lives),
+                    "status": rules.status_label(seat.status),
+                },
                 "status",
                 seat=i,
             )
         if seat.status == Status.COUNTY and rules.last_chance is None:
             raise RoundError(
-                "under these rules a player with no lives left is out, never on a last chance",
+                _("under these rules a player with no lives left is out, never on a last chance"),
                 "status",
                 seat=i,
             )
     if len(state.playing) < 2:
-        raise RoundError("the game is over: fewer than two players are still in", "players")
+        raise RoundError(_("the game is over: fewer than two players are still in"), "players")
     if table.dealer is not None and table.dealer not in state.playing:
-        raise RoundError(f"the dealer must be a player still in, not {table.dealer}", "dealer")
+        raise RoundError(
+            _("the dealer must be a player still in, not %(name)s") % {"name": table.dealer},
+            "dealer",
+        )
 
 
 def _check_hands(state: _Round) -> None:
@@ -234,9 +243,15 @@ def _check_hands(state: _Round) -> None:
     seen: dict[Card, str] = {}
     for i, seat in enumerate(state.table.players):
         if seat.cards is not None and seat.value is not None:
-            raise RoundError(f"give {seat.name}'s cards or a value, not both", "value", seat=i)
+            raise RoundError(
+                _("give %(name)s's cards or a value, not both") % {"name": seat.name},
+                "value",
+                seat=i,
+            )
         if not seat.playing and (seat.cards is not None or seat.value is not None):
-            raise RoundError(f"{seat.name} is out and holds no cards", "cards", seat=i)
+            raise RoundError(
+                _("%(name)s is out and holds no cards") % {"name": seat.name}, "cards", seat=i
+            )
         if seat.cards is not None:
             try:
                 check_hand(list(seat.cards), rules.deck)
@@ -245,7 +260,8 @@ def _check_hands(state: _Round) -> None:
             for card in seat.cards:
                 if card in seen:
                     raise RoundError(
-                        f"{card} is in {seen[card]}'s hand and in {seat.name}'s: a deck has one",
+                        _("%(card)s is in %(first)s's hand and in %(second)s's: a deck has one")
+                        % {"card": card, "first": seen[card], "second": seat.name},
                         "cards",
                         seat=i,
                     )
@@ -256,7 +272,8 @@ def _check_hands(state: _Round) -> None:
         elif seat.value is not None:
             if seat.value not in possible_values(rules):
                 raise RoundError(
-                    f"no hand is worth {points(Fraction(seat.value))} under these rules",
+                    _("no hand is worth %(value)s under these rules")
+                    % {"value": points(Fraction(seat.value))},
                     "value",
                     seat=i,
                 )
@@ -270,63 +287,93 @@ def _check_outcome(state: _Round) -> None:
         return
     if outcome.ending not in ENDINGS:
         raise RoundError(
-            f"a round ends with {', '.join(ENDINGS)}; not “{outcome.ending}”", "ending"
+            _("a round ends with %(endings)s; not “%(ending)s”")
+            % {"endings": ", ".join(ENDINGS), "ending": outcome.ending},
+            "ending",
         )
     if outcome.losses is not None:
-        raise RoundError("lives are counted by hand only in a round counted by hand", "losses")
+        raise RoundError(_("lives are counted by hand only in a round counted by hand"), "losses")
     if outcome.ending not in rules.endings:
         raise RoundError(_no_such_ending(rules, outcome.ending), "ending")
     knocker = outcome.knocker
     if knocker is not None and knocker not in playing:
-        raise RoundError(_not_playing(state, knocker, "knock"), "knocker")
+        raise RoundError(
+            _not_playing(state, knocker, _("%(name)s is out, so cannot knock")), "knocker"
+        )
     if outcome.ending == "knock" and knocker is None:
-        raise RoundError("say who knocked", "knocker")
+        raise RoundError(_("say who knocked"), "knocker")
     if outcome.ending in ("dealt_thirty_one", "stock_out") and knocker is not None:
         why = (
-            "a dealt 31 is shown before anyone plays"
+            _("nobody knocked: a dealt 31 is shown before anyone plays")
             if outcome.ending != "stock_out"
-            else ("the stock ran out before anyone knocked")
+            else _("nobody knocked: the stock ran out before anyone knocked")
         )
-        raise RoundError(f"nobody knocked: {why}", "knocker")
+        raise RoundError(why, "knocker")
     minimum = rules.min_knock
     if knocker in state.values and minimum is not None and state.values[knocker] < minimum:
         raise RoundError(
-            f"{knocker} cannot have knocked with {points(state.values[knocker])}: these "
-            f"rules need at least {rules.min_knock} to knock",
+            _(
+                "%(name)s cannot have knocked with %(value)s: these rules need at least %(min)d to knock"
+            )
+            % {"name": knocker, "value": points(state.values[knocker]), "min": rules.min_knock},
             "knocker",
         )
     shown = list(outcome.shown_by)
     for name in shown:
         if name not in playing:
-            raise RoundError(_not_playing(state, name, "show a hand"), "shown_by")
+            raise RoundError(
+                _not_playing(state, name, _("%(name)s is out, so cannot show a hand")), "shown_by"
+            )
     if len(set(shown)) != len(shown):
-        raise RoundError("a player is named twice", "shown_by")
+        raise RoundError(_("a player is named twice"), "shown_by")
     if outcome.ending in (*SHOWN_BY_ONE, "dealt_thirty_one"):
         if not shown:
-            raise RoundError(f"say who showed {_shown_what(outcome.ending)}", "shown_by")
+            raise RoundError(
+                _("say who showed three aces")
+                if outcome.ending == "three_aces"
+                else _("say who showed 31"),
+                "shown_by",
+            )
         if outcome.ending in SHOWN_BY_ONE and len(shown) > 1:
             raise RoundError(
-                f"only one player can show {_shown_what(outcome.ending)} to end the round",
+                _("only one player can show three aces to end the round")
+                if outcome.ending == "three_aces"
+                else _("only one player can show 31 to end the round"),
                 "shown_by",
             )
     elif shown:
-        raise RoundError(f"nobody shows a hand to end {ENDINGS[outcome.ending]}", "shown_by")
+        raise RoundError(
+            _("nobody shows a hand to end %(ending)s") % {"ending": _(ENDINGS[outcome.ending])},
+            "shown_by",
+        )
     if knocker is not None and knocker in shown:
         raise RoundError(
-            f"{knocker} knocked, and a knocker's hand stays as it is after the knock: "
-            f"{knocker} cannot also show {_shown_what(outcome.ending)}",
+            (
+                _(
+                    "%(name)s knocked, and a knocker's hand stays as it is after the knock: "
+                    "%(name)s cannot also show three aces"
+                )
+                if outcome.ending == "three_aces"
+                else _(
+                    "%(name)s knocked, and a knocker's hand stays as it is after the knock: "
+                    "%(name)s cannot also show 31"
+                )
+            )
+            % {"name": knocker},
             "shown_by",
         )
     for name in shown:
         _check_shown(state, name)
     if outcome.lowest is not None:
         if not outcome.lowest:
-            raise RoundError("name at least one lowest player", "lowest")
+            raise RoundError(_("name at least one lowest player"), "lowest")
         for name in outcome.lowest:
             if name not in playing:
-                raise RoundError(_not_playing(state, name, "be lowest"), "lowest")
+                raise RoundError(
+                    _not_playing(state, name, _("%(name)s is out, so cannot be lowest")), "lowest"
+                )
         if len(set(outcome.lowest)) != len(outcome.lowest):
-            raise RoundError("a player is named twice", "lowest")
+            raise RoundError(_("a player is named twice"), "lowest")
 
 
 def _check_counted(state: _Round) -> None:
@@ -334,25 +381,32 @@ def _check_counted(state: _Round) -> None:
     rules, outcome = state.rules, state.outcome
     if outcome.knocker is not None or outcome.shown_by or outcome.lowest is not None:
         raise RoundError(
-            "a round counted by hand names only who lost lives, not who knocked, showed or "
-            "was lowest",
+            _(
+                "a round counted by hand names only who lost lives, not who knocked, showed or "
+                "was lowest"
+            ),
             "losses",
         )
     if state.hands or state.values:
-        raise RoundError("a round counted by hand has no cards to count", "losses")
+        raise RoundError(_("a round counted by hand has no cards to count"), "losses")
     if not outcome.losses:
-        raise RoundError("tap a player to take a life", "losses")
+        raise RoundError(_("tap a player to take a life"), "losses")
     seats = {seat.name: i for i, seat in enumerate(state.table.players)}
     for name, lives in outcome.losses.items():
         if name not in seats:
-            raise RoundError(f"{name} is not playing in this game", "losses")
+            raise RoundError(_("%(name)s is not playing in this game") % {"name": name}, "losses")
         seat = seats[name]
         if name not in state.playing:
-            raise RoundError(f"{name} is out, so cannot lose a life", "losses", seat=seat)
+            raise RoundError(
+                _("%(name)s is out, so cannot lose a life") % {"name": name}, "losses", seat=seat
+            )
         if not 1 <= lives <= rules.most_lost:
             raise RoundError(
-                f"{name} cannot lose {lives_word(lives)} in one round: under these rules a "
-                f"round costs a player at most {lives_word(rules.most_lost)}",
+                _(
+                    "%(name)s cannot lose %(lives)s in one round: under these rules a round "
+                    "costs a player at most %(most)s"
+                )
+                % {"name": name, "lives": lives_word(lives), "most": lives_word(rules.most_lost)},
                 "losses",
                 seat=seat,
             )
@@ -368,13 +422,17 @@ def _check_shown(state: _Round, name: str) -> None:
         hand = state.hands.get(name)
         aces = hand is not None and all(card.rank == "A" for card in hand.cards)
         if not aces and not (hand is None and value == rules.best_hand):
-            raise RoundError(f"{name} does not hold three aces", "shown_by")
+            raise RoundError(_("%(name)s does not hold three aces") % {"name": name}, "shown_by")
         return
     at_least = ending == "dealt_thirty_one" and rules.thirty_one_dealt == "others_lose_1_redeal"
     if value == 31 or (at_least and value >= 31):
         return
-    worth = "31 or more" if at_least else "31"
-    raise RoundError(f"{name}'s hand is worth {points(value)}, not {worth}", "shown_by")
+    worth = _("31 or more") if at_least else "31"
+    raise RoundError(
+        _("%(name)s's hand is worth %(value)s, not %(worth)s")
+        % {"name": name, "value": points(value), "worth": worth},
+        "shown_by",
+    )
 
 
 def _dealt(state: _Round) -> str:
@@ -384,27 +442,24 @@ def _dealt(state: _Round) -> str:
     if len(values) == 1 and len(shown) == sum(name in state.values for name in shown):
         return points(values.pop())
     if state.rules.thirty_one_dealt == "others_lose_1_redeal":
-        return "31 or more"
+        return _("31 or more")
     return "31"
 
 
-def _shown_what(ending: str) -> str:
-    return "three aces" if ending == "three_aces" else "31"
-
-
-def _not_playing(state: _Round, name: str, action: str) -> str:
+def _not_playing(state: _Round, name: str, out: str) -> str:
+    """Why ``name`` cannot do something: not at this table, or (``out``) out of the game."""
     seat = state.seats.get(name)
     if seat is None:
-        return f"{name} is not playing in this game, so cannot {action}"
-    return f"{name} is out, so cannot {action}"
+        return _("%(name)s is not playing in this game") % {"name": name}
+    return out % {"name": name}
 
 
 def _no_such_ending(rules: RuleSet, ending: str) -> str:
     if ending == "thirty_one":
-        return "under these rules a 31 in play has no special effect: the round goes on"
+        return _("under these rules a 31 in play has no special effect: the round goes on")
     if ending == "three_aces":
-        return "under these rules three aces do not end the round"
-    return "under these rules the discard pile becomes a new stock: the round goes on"
+        return _("under these rules three aces do not end the round")
+    return _("under these rules the discard pile becomes a new stock: the round goes on")
 
 
 # ---- who loses ------------------------------------------------------------------------------
@@ -416,52 +471,79 @@ def _score(state: _Round) -> RoundResult | None:
     ending, knocker, shown = outcome.ending, outcome.knocker, list(outcome.shown_by)
     if ending == COUNTED:
         assert outcome.losses is not None  # checked
-        state.story.append("The table counted this round by hand.")
+        state.story.append(_("The table counted this round by hand."))
         for name in state.playing:
             if outcome.losses.get(name):
-                state.lose(name, outcome.losses[name], "counted by hand")
+                state.lose(name, outcome.losses[name], _("counted by hand"))
     elif ending == "knock":
-        state.story.append(f"{knocker} knocked.")
+        state.story.append(_("%(name)s knocked.") % {"name": knocker})
         _showdown(state, knocker)
     elif ending == "thirty_one":
         who = shown[0]
         if rules.thirty_one == "showdown":
-            after_knock = f"{knocker} knocked, then " if knocker is not None else ""
-            state.story.append(f"{after_knock}{who} showed 31, which ends the hand at once.")
+            if knocker is not None:
+                said = _(
+                    "%(knocker)s knocked, then %(name)s showed 31, which ends the hand at once."
+                )
+            else:
+                said = _("%(name)s showed 31, which ends the hand at once.")
+            state.story.append(said % {"knocker": knocker, "name": who})
             _showdown(state, knocker, top=who)
         elif knocker is not None and rules.thirty_one_after_knock == "top_hand":
             state.story.append(
-                f"{knocker} knocked and {who} made 31 after the knock: under these rules a 31 "
-                "counts only before a knock, so it is the top hand at the showdown."
+                _(
+                    "%(knocker)s knocked and %(name)s made 31 after the knock: under these rules "
+                    "a 31 counts only before a knock, so it is the top hand at the showdown."
+                )
+                % {"knocker": knocker, "name": who}
             )
             _showdown(state, knocker, top=who)
         else:
             if knocker is not None:
-                state.story.append(f"{knocker} knocked, then {who} showed 31.")
+                state.story.append(
+                    _("%(knocker)s knocked, then %(name)s showed 31.")
+                    % {"knocker": knocker, "name": who}
+                )
             else:
-                state.story.append(f"{who} showed 31.")
+                state.story.append(_("%(name)s showed 31.") % {"name": who})
             for name in state.playing:
                 if name == who:
                     continue
                 if name == knocker and rules.thirty_one_after_knock == "knocker_loses_2":
-                    state.lose(name, 2, f"{who} made 31 after {name}'s knock")
+                    state.lose(
+                        name,
+                        2,
+                        _("%(name)s made 31 after %(knocker)s's knock")
+                        % {"name": who, "knocker": name},
+                    )
                 else:
-                    state.lose(name, 1, f"{who} showed 31, which costs every other player a life")
+                    state.lose(
+                        name,
+                        1,
+                        _("%(name)s showed 31, which costs every other player a life")
+                        % {"name": who},
+                    )
     elif ending == "dealt_thirty_one":
-        state.story.append(f"{_names(shown)} {_verb(shown, 'was', 'were')} dealt {_dealt(state)}.")
+        dealt = {"names": _names(shown), "value": _dealt(state)}
+        state.story.append(
+            ngettext(
+                "%(names)s was dealt %(value)s.", "%(names)s were dealt %(value)s.", len(shown)
+            )
+            % dealt
+        )
         if rules.thirty_one_dealt == "showdown":
-            state.story.append("A dealt 31 ends the round at once and the lowest hand loses.")
+            state.story.append(_("A dealt 31 ends the round at once and the lowest hand loses."))
             _showdown(state, None, top=shown[0])
         else:
             if len(shown) > 1 and rules.several_dealt_31 == "table_decides":
                 choices = (
-                    Choice("without_31_lose_1", "Every player without 31 loses 1 life"),
-                    Choice("replay", "Nobody loses and the cards are dealt again"),
+                    Choice("without_31_lose_1", _("Every player without 31 loses 1 life")),
+                    Choice("replay", _("Nobody loses and the cards are dealt again")),
                 )
                 picked = _pick(
                     state,
                     choices,
-                    "these rules do not say what happens when several players are dealt 31",
+                    _("these rules do not say what happens when several players are dealt 31"),
                 )
                 if isinstance(picked, RoundResult):
                     return picked
@@ -472,22 +554,29 @@ def _score(state: _Round) -> RoundResult | None:
                     state.lose(
                         name,
                         1,
-                        f"{_names(shown)} {_verb(shown, 'was', 'were')} dealt {_dealt(state)}, "
-                        "which costs every other player a life",
+                        ngettext(
+                            "%(names)s was dealt %(value)s, which costs every other player a life",
+                            "%(names)s were dealt %(value)s, which costs every other player a life",
+                            len(shown),
+                        )
+                        % dealt,
                     )
     elif ending == "three_aces":
         who = shown[0]
-        state.story.append(f"{who} showed three aces (fire).")
+        state.story.append(_("%(name)s showed three aces (fire).") % {"name": who})
         for name in state.playing:
             if name != who:
                 state.lose(
-                    name, 1, f"{who} showed three aces, which cost every other player a life"
+                    name,
+                    1,
+                    _("%(name)s showed three aces, which cost every other player a life")
+                    % {"name": who},
                 )
     elif ending == "stock_out":
         if rules.stock_out == "draw":
-            state.story.append("The stock ran out: under these rules the hand is a draw.")
+            state.story.append(_("The stock ran out: under these rules the hand is a draw."))
         else:
-            state.story.append("The stock ran out and the hands were shown.")
+            state.story.append(_("The stock ran out and the hands were shown."))
             _showdown(state, None)
     return None
 
@@ -500,22 +589,28 @@ def _lowest(state: _Round, top: str | None) -> list[str]:
     ]
     if named is not None:
         if top is not None and top in named:
-            raise RoundError(f"{top} showed the top hand, so cannot be lowest", "lowest")
+            raise RoundError(
+                _("%(name)s showed the top hand, so cannot be lowest") % {"name": top}, "lowest"
+            )
         if missing:
-            state.story.append(f"The table named {_names(named)} lowest.")
+            state.story.append(_("The table named %(names)s lowest.") % {"names": _names(named)})
             return list(named)
         # Every hand is known: the cards decide, and a table that named others is told so.
         found = _lowest_by_cards(state, top, [])
         if set(found) != set(named):
             raise RoundError(
-                f"the cards entered make {_names(found)} lowest, not {_names(named)}: "
-                "correct the cards or the lowest players",
+                _(
+                    "the cards entered make %(found)s lowest, not %(named)s: correct the cards "
+                    "or the lowest players"
+                )
+                % {"found": _names(found), "named": _names(named)},
                 "lowest",
             )
     if missing:
         i = state.table.players.index(missing[0])
         raise RoundError(
-            f"enter {missing[0].name}'s cards or value, or name the lowest players",
+            _("enter %(name)s's cards or value, or name the lowest players")
+            % {"name": missing[0].name},
             "cards",
             seat=i,
         )
@@ -529,7 +624,9 @@ def _lowest_by_cards(state: _Round, top: str | None, story: list[str]) -> list[s
         for name, value in values.items():
             if value == 31 and name != top:
                 values[name] = Fraction(30)
-                story.append(f"{name}'s 31 was not shown at once, so it counts as 30.")
+                story.append(
+                    _("%(name)s's 31 was not shown at once, so it counts as 30.") % {"name": name}
+                )
     low = min(values.values())
     lowest = [name for name in state.playing if values[name] == low]
     if len(lowest) > 1 and state.rules.tie_break == "highest_card":
@@ -539,19 +636,31 @@ def _lowest_by_cards(state: _Round, top: str | None, story: list[str]) -> list[s
             broken = [name for name in lowest if keys[name] == bottom]
             if len(broken) < len(lowest):
                 story.append(
-                    f"{_names(lowest)} have {points(low)} each; the highest counted card breaks "
-                    f"the tie, leaving {_names(broken)} lowest."
+                    _(
+                        "%(names)s have %(value)s each; the highest counted card breaks the tie, "
+                        "leaving %(lowest)s lowest."
+                    )
+                    % {"names": _names(lowest), "value": points(low), "lowest": _names(broken)}
                 )
                 return broken
         else:
             story.append(
-                f"{_names(lowest)} have {points(low)} each; without their cards the tie cannot "
-                "be broken by the highest card."
+                _(
+                    "%(names)s have %(value)s each; without their cards the tie cannot be "
+                    "broken by the highest card."
+                )
+                % {"names": _names(lowest), "value": points(low)}
             )
     if len(lowest) == 1:
-        story.append(f"{lowest[0]} has the lowest hand, {points(low)}.")
+        story.append(
+            _("%(name)s has the lowest hand, %(value)s.")
+            % {"name": lowest[0], "value": points(low)}
+        )
     else:
-        story.append(f"{_names(lowest)} tie for lowest with {points(low)}.")
+        story.append(
+            _("%(names)s tie for lowest with %(value)s.")
+            % {"names": _names(lowest), "value": points(low)}
+        )
     return lowest
 
 
@@ -561,28 +670,38 @@ def _showdown(state: _Round, knocker: str | None, top: str | None = None) -> Non
     if knocker is None or knocker not in lowest:
         for name in lowest:
             if len(lowest) == 1:
-                why = "the lowest hand"
+                why = _("the lowest hand")
             else:
-                why = f"tied for lowest with {_names([n for n in lowest if n != name])}"
+                why = _("tied for lowest with %(names)s") % {
+                    "names": _names([n for n in lowest if n != name])
+                }
             state.lose(name, 1, why)
         return
     others = [name for name in lowest if name != knocker]
     if not others:
         lives = rules.knocker_alone
-        state.lose(knocker, lives, "knocked and alone has the lowest hand")
+        state.lose(knocker, lives, _("knocked and alone has the lowest hand"))
         return
-    tied = f"tied for lowest with {knocker}, the knocker"
+    tied = _("tied for lowest with %(knocker)s, the knocker") % {"knocker": knocker}
     if rules.knocker_tied == "safe":
-        state.story.append(f"The knocker is safe in a tie, so {knocker} loses nothing.")
+        state.story.append(
+            _("The knocker is safe in a tie, so %(knocker)s loses nothing.") % {"knocker": knocker}
+        )
         for name in others:
-            state.lose(name, 1, f"{tied}, who is safe in a tie")
+            state.lose(
+                name,
+                1,
+                _("tied for lowest with %(knocker)s, the knocker, who is safe in a tie")
+                % {"knocker": knocker},
+            )
     elif rules.knocker_tied == "like_others":
         for name in others:
             state.lose(name, 1, tied)
         state.lose(
             knocker,
             1,
-            f"knocked and tied for lowest with {_names(others)}; the knocker loses like the others",
+            _("knocked and tied for lowest with %(names)s; the knocker loses like the others")
+            % {"names": _names(others)},
         )
     elif rules.knocker_tied == "knocker_2_others_1":
         for name in others:
@@ -590,17 +709,23 @@ def _showdown(state: _Round, knocker: str | None, top: str | None = None) -> Non
         state.lose(
             knocker,
             2,
-            f"knocked and tied for lowest with {_names(others)}; a knocker in a tie loses 2",
+            _("knocked and tied for lowest with %(names)s; a knocker in a tie loses 2")
+            % {"names": _names(others)},
         )
     else:  # only_knocker
         state.story.append(
-            f"Only the knocker loses in a tie, so {_names(others)} {_verb(others, 'loses', 'lose')} "
-            "nothing."
+            ngettext(
+                "Only the knocker loses in a tie, so %(names)s loses nothing.",
+                "Only the knocker loses in a tie, so %(names)s lose nothing.",
+                len(others),
+            )
+            % {"names": _names(others)}
         )
         state.lose(
             knocker,
             rules.knocker_alone,
-            f"knocked and tied for lowest with {_names(others)}; only the knocker loses in a tie",
+            _("knocked and tied for lowest with %(names)s; only the knocker loses in a tie")
+            % {"names": _names(others)},
         )
 
 
@@ -615,12 +740,16 @@ def _pick(state: _Round, choices: tuple[Choice, ...], why: str) -> str | RoundRe
             losses={},
             players=_unchanged(state),
             pot=state.table.pot,
-            explanation=(*state.story, f"The table decides: {why}."),
+            explanation=(*state.story, _("The table decides: %(why)s.") % {"why": why}),
             choices=choices,
         )
     if picked not in {choice.id for choice in choices}:
-        raise RoundError(f"choose one of {', '.join(choice.id for choice in choices)}", "choice")
-    state.story.append("The table chose: " + next(c.words for c in choices if c.id == picked) + ".")
+        raise RoundError(
+            _("choose one of %(ids)s") % {"ids": ", ".join(choice.id for choice in choices)},
+            "choice",
+        )
+    words = next(c.words for c in choices if c.id == picked)
+    state.story.append(_("The table chose: %(choice)s.") % {"choice": words})
     return picked
 
 
@@ -649,8 +778,10 @@ def _replay(state: _Round, sentence: str | None = None) -> RoundResult:
 
 def _deals(name: str | None, again: bool = False) -> str:
     if name is None:
-        return "Whoever dealt deals again." if again else ""
-    return f"{name} deals {'again' if again else 'next'}."
+        return _("Whoever dealt deals again.") if again else ""
+    if again:
+        return _("%(name)s deals again.") % {"name": name}
+    return _("%(name)s deals next.") % {"name": name}
 
 
 def _after(state: _Round, seat: Seat) -> tuple[int, str]:
@@ -673,17 +804,26 @@ def _finish(state: _Round) -> RoundResult:
     still_in = [name for name in state.playing if after[name][1] != Status.OUT]
     revived = False
     if state.losses and not still_in:
-        everyone = _names(state.playing)
-        every = _all(state.playing)
+        everyone = {"names": _names(state.playing)}
+        both = len(state.playing) == 2
         if rules.all_out == "replay":
             return _replay(
                 state,
-                f"{everyone} would {every} go out at once, so nobody loses and the hand is "
-                "replayed.",
+                (
+                    _(
+                        "%(names)s would both go out at once, so nobody loses and the hand is replayed."
+                    )
+                    if both
+                    else _(
+                        "%(names)s would all go out at once, so nobody loses and the hand is "
+                        "replayed."
+                    )
+                )
+                % everyone,
             )
         if rules.all_out == "revival":
             picked: str | RoundResult = "revival"
-            word = rules.status_label(Status.COUNTY)
+            returns = {"status": rules.returning_words()}
             final_two = len(state.playing) == 2 and all(
                 state.seats[name].status == Status.COUNTY for name in state.playing
             )
@@ -693,12 +833,15 @@ def _finish(state: _Round) -> RoundResult:
                     (
                         Choice(
                             "revival",
-                            f"Everyone goes out, and every eliminated player returns {word}",
+                            _("Everyone goes out, and every eliminated player returns %(status)s")
+                            % returns,
                         ),
-                        Choice("replay", "Nobody loses and the hand is replayed"),
+                        Choice("replay", _("Nobody loses and the hand is replayed")),
                     ),
-                    "the revival is written for the final two; here more players would go out "
-                    "together",
+                    _(
+                        "the revival is written for the final two; here more players would go "
+                        "out together"
+                    ),
                 )
                 if isinstance(picked, RoundResult):
                     return picked
@@ -706,8 +849,18 @@ def _finish(state: _Round) -> RoundResult:
                 return _replay(state)
             revived = True
             state.story.append(
-                f"{everyone} would {every} go out at once, so every eliminated player returns "
-                f"{word} and play goes on."
+                (
+                    _(
+                        "%(names)s would both go out at once, so every eliminated player returns "
+                        "%(status)s and play goes on."
+                    )
+                    if both
+                    else _(
+                        "%(names)s would all go out at once, so every eliminated player returns "
+                        "%(status)s and play goes on."
+                    )
+                )
+                % {**everyone, **returns}
             )
             after = {seat.name: (0, Status.COUNTY) for seat in table.players}
             still_in = [seat.name for seat in table.players]
@@ -730,10 +883,10 @@ def _finish(state: _Round) -> RoundResult:
     story = list(state.story)
     story.extend(state.reasons[name] + "." for name in state.playing if name in state.reasons)
     if not state.losses:
-        story.append("Nobody loses a life.")
+        story.append(_("Nobody loses a life."))
     for player, seat in zip(players, table.players, strict=True):
         if player.status != seat.status and not revived:
-            story.append(f"{player.name} is now {player.status_label}.")
+            story.append(rules.now_sentence(player.status) % {"name": player.name})
     winner: str | None = None
     tie: tuple[str, ...] = ()
     over = False
@@ -750,18 +903,18 @@ def _finish(state: _Round) -> RoundResult:
         else:
             tie = tuple(leaders)
         story.append(
-            f"That was round {rules.round_limit} of {rules.round_limit}: the most lives wins."
+            _("That was round %(n)d of %(n)d: the most lives wins.") % {"n": rules.round_limit}
         )
     if (
         not over
         and state.outcome.ending == "dealt_thirty_one"
         and (rules.thirty_one_dealt == "others_lose_1_redeal")
     ):
-        story.append("Then the cards are dealt again.")
+        story.append(_("Then the cards are dealt again."))
     if winner:
-        story.append(f"{winner} wins the game.")
+        story.append(_("%(name)s wins the game.") % {"name": winner})
     if tie:
-        story.append(f"The game is a tie between {_names(tie)}.")
+        story.append(_("The game is a tie between %(names)s.") % {"names": _names(tie)})
     next_dealer = None if over else _next_dealer(state, after)
     if next_dealer:
         story.append(_deals(next_dealer))

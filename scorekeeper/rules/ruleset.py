@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import InputError
 from .numbers import parse_plain, read_whole
+from .words import _, gettext_noop, pgettext
 
 HALF = Fraction(1, 2)
 
@@ -29,6 +30,7 @@ def switch(label: str, help: str, choices: dict[Any, str] | None = None, **kind:
 
     ``choices`` maps each allowed value to its words; without it the switch is a whole number
     between ``kind['low']`` and ``kind['high']`` (``None`` allowed where ``kind['optional']``).
+    The words are English message ids, translated where they are read (``describe``).
     """
     return field(metadata={"label": label, "help": help, "choices": choices, **kind})
 
@@ -37,180 +39,223 @@ def switch(label: str, help: str, choices: dict[Any, str] | None = None, **kind:
 class RuleSet:
     # Hand value
     deck: int = switch(
-        "Deck",
-        "How many cards the deck holds.",
-        {52: "52 cards", 32: "32 cards (7 to ace)"},
+        gettext_noop("Deck"),
+        gettext_noop("How many cards the deck holds."),
+        {52: gettext_noop("52 cards"), 32: gettext_noop("32 cards (7 to ace)")},
     )
     aces_wild: bool = switch(
-        "Aces join any suit",
-        "An ace counts 11 in every suit, so A♠ A♣ 9♦ is 31 and A♠ A♣ K♦ is 32 (the sum is not capped).",
-        {False: "No", True: "Yes"},
+        gettext_noop("Aces join any suit"),
+        gettext_noop(
+            "An ace counts 11 in every suit, so A♠ A♣ 9♦ is 31 and A♠ A♣ K♦ is 32 (the sum is not capped)."
+        ),
+        {False: gettext_noop("No"), True: gettext_noop("Yes")},
     )
     three_of_a_kind: Fraction | None = switch(
-        "Three of a kind",
-        "What three cards of one rank are worth.",
-        {None: "No special value (worth one card)", 30: "30", Fraction(61, 2): "30.5"},
+        gettext_noop("Three of a kind"),
+        gettext_noop("What three cards of one rank are worth."),
+        {
+            None: gettext_noop("No special value (worth one card)"),
+            30: gettext_noop("30"),
+            Fraction(61, 2): gettext_noop("30.5"),
+        },
     )
     three_aces: int | None = switch(
-        "Three aces",
-        "What three aces are worth.",
-        {None: "As any three of a kind", 32: "32", 33: "33 (fire)"},
+        gettext_noop("Three aces"),
+        gettext_noop("What three aces are worth."),
+        {
+            None: gettext_noop("As any three of a kind"),
+            32: gettext_noop("32"),
+            33: gettext_noop("33 (fire)"),
+        },
     )
     tie_break: str = switch(
-        "Equal totals",
-        "What happens when two hands have the same total.",
+        gettext_noop("Equal totals"),
+        gettext_noop("What happens when two hands have the same total."),
         {
-            "tie": "A tie",
-            "highest_card": "Broken by the highest counted card, then the next "
-            "(A K Q J 10 … 2 from the top); still equal is a tie",
+            "tie": gettext_noop("A tie"),
+            "highest_card": gettext_noop(
+                "Broken by the highest counted card, then the next "
+                "(A K Q J 10 … 2 from the top); still equal is a tie"
+            ),
         },
     )
     # How a round ends
     middle: str = switch(
-        "The middle",
-        "What lies face up between the players.",
+        gettext_noop("The middle"),
+        gettext_noop("What lies face up between the players."),
         {
-            "discard_pile": "A stock and a discard pile",
-            "three_face_up": "Three face-up cards to swap with; when every player passes they are "
-            "replaced from the stock (never after a knock)",
+            "discard_pile": gettext_noop("A stock and a discard pile"),
+            "three_face_up": gettext_noop(
+                "Three face-up cards to swap with; when every player passes they are "
+                "replaced from the stock (never after a knock)"
+            ),
         },
     )
     knock_timing: str = switch(
-        "When you knock",
-        "When in a turn a player may knock.",
+        gettext_noop("When you knock"),
+        gettext_noop("When in a turn a player may knock."),
         {
-            "instead_of_draw": "At the start of a turn, instead of drawing",
-            "after_discard": "After discarding",
+            "instead_of_draw": gettext_noop("At the start of a turn, instead of drawing"),
+            "after_discard": gettext_noop("After discarding"),
         },
     )
     knock_out_of_gate: bool = switch(
-        "Knocking out of the gate",
-        "A knock on the very first turn of a hand shows the hands at once, with no more turns.",
-        {False: "No: the others still get one last turn", True: "Yes: hands are shown at once"},
+        gettext_noop("Knocking out of the gate"),
+        gettext_noop(
+            "A knock on the very first turn of a hand shows the hands at once, with no more turns."
+        ),
+        {
+            False: gettext_noop("No: the others still get one last turn"),
+            True: gettext_noop("Yes: hands are shown at once"),
+        },
     )
     min_knock: int | None = switch(
-        "Lowest hand to knock",
-        "A player may knock only with at least this much.",
+        gettext_noop("Lowest hand to knock"),
+        gettext_noop("A player may knock only with at least this much."),
         None,
         low=1,
         high=31,
         optional=True,
-        none_label="None",
+        none_label=gettext_noop("None"),
     )
     knocker_alone: int = switch(
-        "Knocker alone lowest",
-        "Lives a knocker loses when alone at the bottom of the showdown.",
-        {2: "Loses 2", 1: "Loses 1"},
+        gettext_noop("Knocker alone lowest"),
+        gettext_noop("Lives a knocker loses when alone at the bottom of the showdown."),
+        {2: gettext_noop("Loses 2"), 1: gettext_noop("Loses 1")},
     )
     knocker_tied: str = switch(
-        "Knocker tied for lowest",
-        "Who loses when the knocker ties for the lowest hand.",
+        gettext_noop("Knocker tied for lowest"),
+        gettext_noop("Who loses when the knocker ties for the lowest hand."),
         {
-            "safe": "The knocker is safe; the others tied lose 1",
-            "like_others": "The knocker loses 1 like the others tied",
-            "knocker_2_others_1": "The knocker loses 2, the others tied lose 1",
-            "only_knocker": "Only the knocker loses, as much as when alone at the bottom",
+            "safe": gettext_noop("The knocker is safe; the others tied lose 1"),
+            "like_others": gettext_noop("The knocker loses 1 like the others tied"),
+            "knocker_2_others_1": gettext_noop("The knocker loses 2, the others tied lose 1"),
+            "only_knocker": gettext_noop(
+                "Only the knocker loses, as much as when alone at the bottom"
+            ),
         },
     )
     thirty_one: str = switch(
-        "A 31 shown in play",
-        "What a player showing 31 during play does.",
+        gettext_noop("A 31 shown in play"),
+        gettext_noop("What a player showing 31 during play does."),
         {
-            "others_lose_1": "The hand ends and every other player loses 1",
-            "showdown": "The hand ends at once and the lowest hand loses as at a showdown",
-            "none": "Nothing special: play goes on",
+            "others_lose_1": gettext_noop("The hand ends and every other player loses 1"),
+            "showdown": gettext_noop(
+                "The hand ends at once and the lowest hand loses as at a showdown"
+            ),
+            "none": gettext_noop("Nothing special: play goes on"),
         },
     )
     thirty_one_after_knock: str = switch(
-        "A 31 after a knock",
-        "What a 31 made on a last turn after a knock does.",
+        gettext_noop("A 31 after a knock"),
+        gettext_noop("What a 31 made on a last turn after a knock does."),
         {
-            "counts": "It counts like any 31, the knocker losing 1 with the others",
-            "top_hand": "It only ranks top at the showdown (31 counts only before a knock)",
-            "knocker_loses_2": "It counts, and the knocker loses 2",
+            "counts": gettext_noop("It counts like any 31, the knocker losing 1 with the others"),
+            "top_hand": gettext_noop(
+                "It only ranks top at the showdown (31 counts only before a knock)"
+            ),
+            "knocker_loses_2": gettext_noop("It counts, and the knocker loses 2"),
         },
     )
     thirty_one_dealt: str = switch(
-        "A 31 dealt",
-        "What a hand worth 31 straight from the deal does.",
+        gettext_noop("A 31 dealt"),
+        gettext_noop("What a hand worth 31 straight from the deal does."),
         {
-            "others_lose_1": "Shown before play; every other player loses 1",
-            "showdown": "The round ends at once and the lowest hand loses",
-            "others_lose_1_redeal": "Every other player loses 1, then the cards are dealt again "
-            "(a dealt hand worth 31 or more)",
+            "others_lose_1": gettext_noop("Shown before play; every other player loses 1"),
+            "showdown": gettext_noop("The round ends at once and the lowest hand loses"),
+            "others_lose_1_redeal": gettext_noop(
+                "Every other player loses 1, then the cards are dealt again "
+                "(a dealt hand worth 31 or more)"
+            ),
         },
     )
     several_dealt_31: str = switch(
-        "Several players dealt 31",
-        "When two or more players are dealt 31 and the others lose 1.",
+        gettext_noop("Several players dealt 31"),
+        gettext_noop("When two or more players are dealt 31 and the others lose 1."),
         {
-            "without_31_lose_1": "Every player without 31 loses 1",
-            "table_decides": "Not written down: the table decides",
+            "without_31_lose_1": gettext_noop("Every player without 31 loses 1"),
+            "table_decides": gettext_noop("Not written down: the table decides"),
         },
     )
     unshown_31: str = switch(
-        "A 31 not shown at once",
-        "A 31 kept quiet until the showdown.",
-        {"counts_30": "Counts as 30 and cannot be claimed later", "counts_31": "Counts 31"},
+        gettext_noop("A 31 not shown at once"),
+        gettext_noop("A 31 kept quiet until the showdown."),
+        {
+            "counts_30": gettext_noop("Counts as 30 and cannot be claimed later"),
+            "counts_31": gettext_noop("Counts 31"),
+        },
     )
     three_aces_fire: bool = switch(
-        "Three aces end the round",
-        "Fire: three aces end the round at once and every other player loses 1.",
-        {False: "No", True: "Yes"},
+        gettext_noop("Three aces end the round"),
+        gettext_noop("Fire: three aces end the round at once and every other player loses 1."),
+        {False: gettext_noop("No"), True: gettext_noop("Yes")},
     )
     stock_out: str = switch(
-        "The stock runs out",
-        "What happens when nothing is left to draw.",
+        gettext_noop("The stock runs out"),
+        gettext_noop("What happens when nothing is left to draw."),
         {
-            "showdown": "Hands are shown and the lowest loses; with no knocker every tied player "
-            "loses",
-            "draw": "The hand is a draw: nobody loses a life",
-            "reshuffle": "The discard pile, less its top card, becomes a new stock; play goes on",
+            "showdown": gettext_noop(
+                "Hands are shown and the lowest loses; with no knocker every tied player loses"
+            ),
+            "draw": gettext_noop("The hand is a draw: nobody loses a life"),
+            "reshuffle": gettext_noop(
+                "The discard pile, less its top card, becomes a new stock; play goes on"
+            ),
         },
     )
     # Lives and the end of the game
     lives: int = switch(
-        "Lives at the start", "Lives each player starts with.", None, low=1, high=10
+        gettext_noop("Lives at the start"),
+        gettext_noop("Lives each player starts with."),
+        None,
+        low=1,
+        high=10,
     )
     last_chance: str | None = switch(
-        "No lives left",
-        "What happens to a player who has lost their last life.",
+        gettext_noop("No lives left"),
+        gettext_noop("What happens to a player who has lost their last life."),
         {
-            "county": "On the county: plays on, the next loss puts them out",
-            "swimming": "Swimming: plays on, the next loss puts them out",
-            "brink": "On the brink: plays on, the next loss puts them out",
-            None: "Out",
+            "county": gettext_noop("On the county: plays on, the next loss puts them out"),
+            "swimming": gettext_noop("Swimming: plays on, the next loss puts them out"),
+            "brink": gettext_noop("On the brink: plays on, the next loss puts them out"),
+            None: gettext_noop("Out"),
         },
     )
     next_dealer: str = switch(
-        "Next dealer",
-        "Who deals the next round.",
+        gettext_noop("Next dealer"),
+        gettext_noop("Who deals the next round."),
         {
-            "left": "The player on the dealer's left",
-            "loser": "The player who lost the round (when several lose, the first of them to "
-            "the dealer's left who is still in; when the only loser goes out, the player on "
-            "their left)",
+            "left": gettext_noop("The player on the dealer's left"),
+            "loser": gettext_noop(
+                "The player who lost the round (when several lose, the first of them to "
+                "the dealer's left who is still in; when the only loser goes out, the player on "
+                "their left)"
+            ),
         },
     )
     all_out: str = switch(
-        "Everyone would go out at once",
-        "When every player still in would go out in the same round.",
+        gettext_noop("Everyone would go out at once"),
+        gettext_noop("When every player still in would go out in the same round."),
         {
-            "replay": "Nobody loses and the hand is replayed",
-            "tie": "The game is a tie among them",
-            "revival": "If the final two are both on the last chance and tie, both go out, every "
-            "eliminated player returns on the last chance, and play goes on",
+            "replay": gettext_noop("Nobody loses and the hand is replayed"),
+            "tie": gettext_noop("The game is a tie among them"),
+            "revival": gettext_noop(
+                "If the final two are both on the last chance and tie, both go out, every "
+                "eliminated player returns on the last chance, and play goes on"
+            ),
         },
     )
     round_limit: int | None = switch(
-        "A set number of rounds",
-        "Agreed up front: after this many rounds the most lives wins. Every hand dealt counts, "
-        "a replayed hand and a drawn one included.",
+        gettext_noop("A set number of rounds"),
+        gettext_noop(
+            "Agreed up front: after this many rounds the most lives wins. Every hand dealt counts, "
+            "a replayed hand and a drawn one included."
+        ),
         None,
         low=1,
         high=200,
         optional=True,
-        none_label="No: the last player in wins",
+        none_label=gettext_noop("No: the last player in wins"),
     )
 
     # ---- derived facts -------------------------------------------------------------------
@@ -291,8 +336,38 @@ class RuleSet:
     def status_label(self, status: str) -> str:
         """The rule set's own word for a status: in, on the county, swimming, on the brink, out."""
         if status == "county":
-            return LAST_CHANCE_WORDS[self.last_chance or "county"]
-        return str(status)
+            chance = self.last_chance or "county"
+            if chance == "swimming":
+                return pgettext("status", "swimming")
+            if chance == "brink":
+                return pgettext("status", "on the brink")
+            return pgettext("status", "on the county")
+        if status == "out":
+            return pgettext("status", "out")
+        return pgettext("status", "in")
+
+    def now_sentence(self, status: str) -> str:
+        """ "%(name)s is now swimming.": a whole sentence per status, as languages say each
+        differently ("Ben schwimmt jetzt", "Ben ist jetzt raus")."""
+        if status == "county":
+            chance = self.last_chance or "county"
+            if chance == "swimming":
+                return _("%(name)s is now swimming.")
+            if chance == "brink":
+                return _("%(name)s is now on the brink.")
+            return _("%(name)s is now on the county.")
+        if status == "out":
+            return _("%(name)s is now out.")
+        return _("%(name)s is now in.")
+
+    def returning_words(self) -> str:
+        """How eliminated players come back in a revival: "on the county", "swimming"."""
+        chance = self.last_chance or "county"
+        if chance == "swimming":
+            return pgettext("returns", "swimming")
+        if chance == "brink":
+            return pgettext("returns", "on the brink")
+        return pgettext("returns", "on the county")
 
     # ---- building ------------------------------------------------------------------------
 
@@ -303,7 +378,9 @@ class RuleSet:
         values = {}
         for name, raw in overrides.items():
             if name not in known:
-                raise RulesError(f"there is no house rule called “{name}”", name)
+                raise RulesError(
+                    _("there is no house rule called “%(name)s”") % {"name": name}, name
+                )
             values[name] = _coerce(known[name], raw)
         rules = dataclasses.replace(self, **values)
         rules.check()
@@ -313,39 +390,50 @@ class RuleSet:
         """Refuse combinations that make no sense, saying why."""
         if self.all_out == "revival" and self.last_chance is None:
             raise RulesError(
-                "the revival brings eliminated players back on the last chance, so it needs a "
-                "last chance (county, swimming or brink)",
+                _(
+                    "the revival brings eliminated players back on the last chance, so it needs "
+                    "a last chance (county, swimming or brink)"
+                ),
                 "all_out",
             )
         if self.thirty_one_after_knock != "counts" and self.thirty_one != "others_lose_1":
             raise RulesError(
-                "a 31 after a knock can only be special when a 31 shown in play costs every "
-                "other player a life",
+                _(
+                    "a 31 after a knock can only be special when a 31 shown in play costs every "
+                    "other player a life"
+                ),
                 "thirty_one_after_knock",
             )
         if self.unshown_31 == "counts_30" and self.thirty_one == "none":
             raise RulesError(
-                "a 31 cannot lose its value for not being shown when showing 31 does nothing",
+                _("a 31 cannot lose its value for not being shown when showing 31 does nothing"),
                 "unshown_31",
             )
         if self.three_aces_fire and self.three_aces is None and not self.aces_wild:
             raise RulesError(
-                "three aces can only end the round as fire when they have a value of their own "
-                "(32 or 33)",
+                _(
+                    "three aces can only end the round as fire when they have a value of their "
+                    "own (32 or 33)"
+                ),
                 "three_aces_fire",
             )
         if self.aces_wild and self.three_aces is not None:
             raise RulesError(
-                "when aces join any suit three aces already count 33, so a value of their own "
-                "would change nothing",
+                _(
+                    "when aces join any suit three aces already count 33, so a value of their "
+                    "own would change nothing"
+                ),
                 "three_aces",
             )
         if self.min_knock is not None and self.min_knock > self.best_hand:
-            raise RulesError("nobody could ever knock with that minimum", "min_knock")
+            raise RulesError(_("nobody could ever knock with that minimum"), "min_knock")
         if self.min_knock is not None and self.min_knock >= 31 and self.thirty_one != "none":
             raise RulesError(
-                "a 31 is shown, not knocked with, so nobody could ever knock with a minimum of "
-                f"{self.min_knock}",
+                _(
+                    "a 31 is shown, not knocked with, so nobody could ever knock with a minimum "
+                    "of %(min)d"
+                )
+                % {"min": self.min_knock},
                 "min_knock",
             )
 
@@ -365,17 +453,16 @@ class RuleSet:
         return [
             {
                 "name": f.name,
-                "label": f.metadata["label"],
+                "label": _(f.metadata["label"]),
                 "value": json_value(getattr(self, f.name)),
                 "words": value_words(f, getattr(self, f.name)),
-                "help": f.metadata["help"],
+                "help": _(f.metadata["help"]),
                 "our_reading": f.name in readings,
             }
             for f in dataclasses.fields(self)
         ]
 
 
-LAST_CHANCE_WORDS = {"county": "on the county", "swimming": "swimming", "brink": "on the brink"}
 SWITCHES: tuple[dataclasses.Field[Any], ...] = dataclasses.fields(RuleSet)
 
 
@@ -386,10 +473,11 @@ def json_value(value: Any) -> Any:
 
 
 def value_words(f: dataclasses.Field[Any], value: Any) -> str:
+    """A switch's value in words, in the table's language."""
     choices = f.metadata["choices"]
     if choices is not None:
-        return str(choices[value])
-    return str(f.metadata["none_label"]) if value is None else str(value)
+        return _(choices[value])
+    return _(f.metadata["none_label"]) if value is None else str(value)
 
 
 def _coerce(f: dataclasses.Field[Any], raw: Any) -> Any:
@@ -405,11 +493,15 @@ def _coerce(f: dataclasses.Field[Any], raw: Any) -> Any:
             if _same(allowed, raw):
                 return allowed
         words = ", ".join(json_dump(value) for value in choices)
-        raise RulesError(f"“{meta['label']}” can be {words}, not {json_dump(raw)}", f.name)
+        raise RulesError(
+            _("“%(switch)s” can be %(values)s, not %(value)s")
+            % {"switch": _(meta["label"]), "values": words, "value": json_dump(raw)},
+            f.name,
+        )
     if raw is None and meta.get("optional"):
         return None
     try:
-        return read_whole(raw, f.name, f"“{meta['label']}”", meta["low"], meta["high"])
+        return read_whole(raw, f.name, f"“{_(meta['label'])}”", meta["low"], meta["high"])
     except InputError as refusal:
         raise RulesError(refusal.message, f.name) from None
 
@@ -440,11 +532,19 @@ def json_dump(value: Any) -> str:
 @dataclass(frozen=True)
 class Preset:
     id: str
-    name: str
+    name: str  # English message ids: ``title`` and ``summary`` say them in the table's language
     description: str
     rules: RuleSet
     # Switches where the source is silent or contradicts itself and the value is our reading.
     readings: frozenset[str] = frozenset()
+
+    @property
+    def title(self) -> str:
+        return _(self.name)
+
+    @property
+    def summary(self) -> str:
+        return _(self.description)
 
 
 _BASE = dict(
@@ -489,9 +589,11 @@ PRESETS: dict[str, Preset] = {
     for preset in (
         _preset(
             "scat",
-            "Scat (31, Pagat's main rules)",
-            "52 cards, 3 lives and the county. A knocker alone at the bottom loses 2, a knocker "
-            "who ties is safe, and showing 31 costs everyone else a life.",
+            gettext_noop("Scat (31, Pagat's main rules)"),
+            gettext_noop(
+                "52 cards, 3 lives and the county. A knocker alone at the bottom loses 2, a knocker "
+                "who ties is safe, and showing 31 costs everyone else a life."
+            ),
             {"all_out"},
             several_dealt_31="without_31_lose_1",
             unshown_31="counts_30",
@@ -500,9 +602,11 @@ PRESETS: dict[str, Preset] = {
         ),
         _preset(
             "friendly",
-            "Friendly Thirty-One",
-            "52 cards, 3 lives and out at zero. Three of a kind is 30, equal totals go to the "
-            "highest card, and a 31 ends the hand with the lowest losing.",
+            gettext_noop("Friendly Thirty-One"),
+            gettext_noop(
+                "52 cards, 3 lives and out at zero. Three of a kind is 30, equal totals go to the "
+                "highest card, and a 31 ends the hand with the lowest losing."
+            ),
             {"tie_break", "next_dealer", "all_out"},
             three_of_a_kind=Fraction(30),
             tie_break="highest_card",
@@ -511,9 +615,11 @@ PRESETS: dict[str, Preset] = {
         ),
         _preset(
             "schwimmen",
-            "Schwimmen (32 cards)",
-            "32 cards and three face-up middle cards. Three of a kind 30.5, three aces 33 (fire). "
-            "The lowest loses 1, knocker or not; swimming is the last chance.",
+            gettext_noop("Schwimmen (32 cards)"),
+            gettext_noop(
+                "32 cards and three face-up middle cards. Three of a kind 30.5, three aces 33 (fire). "
+                "The lowest loses 1, knocker or not; swimming is the last chance."
+            ),
             set(),
             deck=32,
             three_of_a_kind=HALF * 61,
@@ -531,9 +637,11 @@ PRESETS: dict[str, Preset] = {
         ),
         _preset(
             "aces-wild",
-            "Aces wild",
-            "Aces join any suit. The lowest loses 1 and deals next; a 31 dealt costs everyone "
-            "else a life. Last two on the brink who tie bring everyone back.",
+            gettext_noop("Aces wild"),
+            gettext_noop(
+                "Aces join any suit. The lowest loses 1 and deals next; a 31 dealt costs everyone "
+                "else a life. Last two on the brink who tie bring everyone back."
+            ),
             {"aces_wild", "thirty_one", "thirty_one_dealt", "stock_out", "next_dealer"},
             aces_wild=True,
             knocker_alone=1,
@@ -546,9 +654,11 @@ PRESETS: dict[str, Preset] = {
         ),
         _preset(
             "kitchen-table",
-            "Kitchen-table 31",
-            "52 cards, knock after discarding, three of a kind 30.5. A knocker caught lowest "
-            "loses 2; out of lives, you sit out.",
+            gettext_noop("Kitchen-table 31"),
+            gettext_noop(
+                "52 cards, knock after discarding, three of a kind 30.5. A knocker caught lowest "
+                "loses 2; out of lives, you sit out."
+            ),
             {"knocker_tied", "all_out"},
             three_of_a_kind=HALF * 61,
             knock_timing="after_discard",
@@ -580,7 +690,9 @@ def stored_rules(
             values.setdefault(name, before)
     missing = [f.name for f in dataclasses.fields(RuleSet) if f.name not in values]
     if missing:
-        raise RulesError(f"the stored rules have no value for “{missing[0]}”", missing[0])
+        raise RulesError(
+            _("the stored rules have no value for “%(name)s”") % {"name": missing[0]}, missing[0]
+        )
     return PRESETS["scat"].rules.replace(values)  # every switch given: no preset value is used
 
 
@@ -589,21 +701,24 @@ def build_rules(spec: Any) -> tuple[RuleSet, Preset]:
     if isinstance(spec, str):
         spec = {"preset": spec}
     if not isinstance(spec, dict):
-        raise RulesError('rules are a preset id or {"preset": id, "overrides": {…}}')
+        raise RulesError(_('rules are a preset id or {"preset": id, "overrides": {…}}'))
     unknown = set(spec) - {"preset", "overrides"}
     if unknown:
-        raise RulesError(f"rules take “preset” and “overrides”, not “{sorted(unknown)[0]}”")
+        raise RulesError(
+            _("rules take “preset” and “overrides”, not “%(name)s”") % {"name": sorted(unknown)[0]}
+        )
     preset_id = spec.get("preset")
     if not isinstance(preset_id, str) or preset_id not in PRESETS:
         names = ", ".join(PRESETS)
         raise RulesError(
-            f"there is no rule set called {json_dump(preset_id)}: choose one of {names}",
+            _("there is no rule set called %(name)s: choose one of %(names)s")
+            % {"name": json_dump(preset_id), "names": names},
             "rules.preset",
         )
     preset = PRESETS[preset_id]
     overrides = spec.get("overrides") or {}
     if not isinstance(overrides, dict):
-        raise RulesError("overrides are an object of switch: value", "rules.overrides")
+        raise RulesError(_("overrides are an object of switch: value"), "rules.overrides")
     try:
         return preset.rules.replace(overrides), preset
     except RulesError as error:

@@ -16,23 +16,24 @@ from .hands import Hand, points
 from .numbers import read_points, read_whole
 from .resolve import ENDINGS, Outcome, RoundResult, Seat, Table, resolve_round
 from .ruleset import Preset, RuleSet, build_rules, json_value
+from .words import _
 
 
 def _text(value: Any, field: str, what: str, seat: int | None = None) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"{what} must be some text", field, seat)
+        raise InputError(_("%(what)s must be some text") % {"what": what}, field, seat)
     if len(value) > 100:
-        raise InputError(f"{what} is at most 100 characters", field, seat)
+        raise InputError(_("%(what)s is at most 100 characters") % {"what": what}, field, seat)
     return value.strip()
 
 
 def _names(value: Any, field: str, known: list[str]) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise InputError("give a list of player names", field)
-    names = tuple(_text(item, field, "a player's name") for item in value)
+        raise InputError(_("give a list of player names"), field)
+    names = tuple(_text(item, field, _("a player's name")) for item in value)
     for name in names:
         if name not in known:
-            raise InputError(f"{name} is not playing in this game", field)
+            raise InputError(_("%(name)s is not playing in this game") % {"name": name}, field)
     return names
 
 
@@ -44,25 +45,25 @@ def read_value(value: Any, field: str, seat: int | None = None) -> Fraction:
 def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
     """Check the shape of a showdown request and turn it into the engine's values."""
     if not isinstance(data, dict):
-        raise InputError("send a JSON object", "body")
+        raise InputError(_("send a JSON object"), "body")
     if "rules" not in data:
-        raise InputError('say which rules: a preset id or {"preset", "overrides"}', "rules")
+        raise InputError(_('say which rules: a preset id or {"preset", "overrides"}'), "rules")
     rules, preset = build_rules(data["rules"])
     players = data.get("players")
     if not isinstance(players, list) or not players:
-        raise InputError("list the players, each with a name", "players")
+        raise InputError(_("list the players, each with a name"), "players")
     seats = []
     for i, raw in enumerate(players):
         if not isinstance(raw, dict):
-            raise InputError("each player is an object with a name", f"players[{i}]")
-        name = _text(raw.get("name"), "name", "a player's name", seat=i)
+            raise InputError(_("each player is an object with a name"), f"players[{i}]")
+        name = _text(raw.get("name"), "name", _("a player's name"), seat=i)
         status = raw.get("status")
         if status is not None and status not in ("in", "county", "out"):
-            raise InputError("a status is “in”, “county” or “out”", "status", seat=i)
+            raise InputError(_("a status is “in”, “county” or “out”"), "status", seat=i)
         if raw.get("lives") is not None:
             if not isinstance(raw["lives"], int):
-                raise InputError("lives must be a whole number", "lives", seat=i)
-            lives = read_whole(raw["lives"], "lives", "lives", 0, 99, seat=i)
+                raise InputError(_("lives must be a whole number"), "lives", seat=i)
+            lives = read_whole(raw["lives"], "lives", _("lives"), 0, 99, seat=i)
         else:
             lives = rules.lives if status in (None, "in") else 0
         if status is None:
@@ -72,7 +73,7 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
             if not isinstance(raw["cards"], (list, str)) or (
                 isinstance(raw["cards"], list) and not all(isinstance(c, str) for c in raw["cards"])
             ):
-                raise InputError('cards are a list like ["AS", "KS", "9D"]', "cards", seat=i)
+                raise InputError(_('cards are a list like ["AS", "KS", "9D"]'), "cards", seat=i)
             try:
                 cards = tuple(parse_cards(raw["cards"]))
             except CardError as error:
@@ -83,28 +84,32 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
     names = [seat.name for seat in seats]
     ending = data.get("ending")
     if ending not in ENDINGS:
-        raise InputError(f"the ending is one of {', '.join(ENDINGS)}", "ending")
+        raise InputError(
+            _("the ending is one of %(endings)s") % {"endings": ", ".join(ENDINGS)}, "ending"
+        )
     knocker = data.get("knocker")
     if knocker is not None:
-        knocker = _text(knocker, "knocker", "the knocker")
+        knocker = _text(knocker, "knocker", _("the knocker"))
         if knocker not in names:
-            raise InputError(f"{knocker} is not playing in this game, so cannot knock", "knocker")
+            raise InputError(
+                _("%(name)s is not playing in this game") % {"name": knocker}, "knocker"
+            )
     shown_by = _names(data.get("shown_by") or [], "shown_by", names)
     lowest = None
     if data.get("lowest") is not None:
         lowest = _names(data["lowest"], "lowest", names)
     dealer = data.get("dealer")
     if dealer is not None:
-        dealer = _text(dealer, "dealer", "the dealer")
+        dealer = _text(dealer, "dealer", _("the dealer"))
         if dealer not in names:
-            raise InputError(f"{dealer} is not playing in this game", "dealer")
+            raise InputError(_("%(name)s is not playing in this game") % {"name": dealer}, "dealer")
     choice = data.get("choice")
     if choice is not None and not isinstance(choice, str):
-        raise InputError("a choice is one of the ids the table was offered", "choice")
+        raise InputError(_("a choice is one of the ids the table was offered"), "choice")
     pot = data.get("pot", 0)
     if not isinstance(pot, int):
-        raise InputError("the pot must be a whole number", "pot")
-    pot = read_whole(pot, "pot", "the pot", 0, 9999)
+        raise InputError(_("the pot must be a whole number"), "pot")
+    pot = read_whole(pot, "pot", _("the pot"), 0, 9999)
     table = Table(tuple(seats), dealer=dealer, pot=pot)
     outcome = Outcome(ending, knocker, shown_by, lowest, choice)
     return rules, preset, table, outcome
@@ -112,7 +117,7 @@ def read_showdown(data: Any) -> tuple[RuleSet, Preset, Table, Outcome]:
 
 def settle(data: Any) -> tuple[RuleSet, RoundResult]:
     """Read a showdown request and resolve it; raises ``InputError`` naming the field."""
-    rules, _preset, table, outcome = read_showdown(data)
+    rules, _unused, table, outcome = read_showdown(data)
     result = resolve_round(rules, table, outcome)
     refuse_a_stray_choice(outcome.choice, result)
     return rules, result
@@ -122,7 +127,7 @@ def refuse_a_stray_choice(choice: str | None, result: RoundResult) -> None:
     """A choice sent for a round that leaves nothing to the table is a mistake, not noise."""
     if choice and not result.choice_asked:
         raise InputError(
-            "the rules leave nothing in this round to the table: send no choice", "choice"
+            _("the rules leave nothing in this round to the table: send no choice"), "choice"
         )
 
 

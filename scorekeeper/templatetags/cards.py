@@ -1,7 +1,7 @@
 from django import template
 from django.utils.html import format_html
 
-from ..rules.cards import Card, Suit
+from ..rules.cards import Card, Suit, card_words
 from ..rules.hands import points as format_points
 
 register = template.Library()
@@ -12,10 +12,9 @@ def face(card: Card) -> str:
     """A card as a small face: rank and suit symbol, red for hearts and diamonds."""
     red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
     return format_html(
-        '<span class="face{}" aria-label="{} of {}">{}</span>',
+        '<span class="face{}" aria-label="{}">{}</span>',
         " red" if red else "",
-        card.rank,
-        card.suit.word,
+        card_words(card),
         str(card),
     )
 

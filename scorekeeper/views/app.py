@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -42,9 +43,9 @@ def manifest(request: HttpRequest) -> JsonResponse:
          "purpose": "maskable"},
     ]  # fmt: skip
     response = JsonResponse({
-        "name": "Knock: the scorekeeper for 31",
+        "name": _("Knock: the scorekeeper for 31"),
         "short_name": "Knock",
-        "description": "Lives, rules and referee for the card game 31 (Scat, Schwimmen).",
+        "description": _("Lives, rules and referee for the card game 31 (Scat, Schwimmen)."),
         "start_url": reverse("home"),
         "scope": "/",
         "display": "standalone",

@@ -11,6 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from ..access import club_link, remember_club
@@ -21,6 +23,7 @@ from ..models import BIN_DAYS, Club, Game, StaleLink, key_digest
 from ..qr import qr_svg
 from ..rules import PRESETS
 from ..rules.errors import InputError
+from ..rules.words import names as names_in_words
 from ..stats import club_records, club_stats, player_games, stats_filters, win_rate_bars
 from ..text import sentence
 
@@ -59,10 +62,12 @@ def create_club(request: HttpRequest) -> HttpResponse:
         if club is not None:
             remember_club(request, club)
             messages.success(
-                request, "Your club is ready. Bookmark this page: its link is the key."
+                request, _("Your club is ready. Bookmark this page: its link is the key.")
             )
             return redirect(club)
-        form.add_error("name", "Too many clubs were started from here in the last hour: try later.")
+        form.add_error(
+            "name", _("Too many clubs were started from here in the last hour: try later.")
+        )
         status = 429
     context = {"form": form, "clubs": request.session.get("clubs", [])}
     return render(request, "scorekeeper/home.html", context, status=status)
@@ -103,7 +108,7 @@ def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
     """A new secret or view link; the old one stops working at once."""
     form = ReplaceLinkForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Say which link to replace.")
+        messages.error(request, _("Say which link to replace."))
         return redirect(club)
     which = form.cleaned_data["which"]
     old_key = club.key
@@ -111,16 +116,19 @@ def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
         club.replace_key(which, form.cleaned_data["generation"])
     except StaleLink:
         # Two phones pressed Replace at once: the first one's new link stands.
-        messages.warning(request, f"Another phone replaced the {which} link a moment ago: "
-                         "nothing more was changed.")  # fmt: skip
+        messages.warning(request, _("Another phone replaced the secret link a moment ago: "
+                                    "nothing more was changed.") if which == "secret" else
+                         _("Another phone replaced the view link a moment ago: nothing more was "
+                           "changed."))  # fmt: skip
         return redirect(club)
     if which == "secret":
         request.session["clubs"] = [e for e in request.session.get("clubs", []) if e[0] != old_key]
         remember_club(request, club)
-        messages.success(request, "This club has a new secret link and a new view link: the old "
-                         "ones no longer work. Bookmark this page again and share the new links.")  # fmt: skip
+        messages.success(request, _("This club has a new secret link and a new view link: the "
+                                    "old ones no longer work. Bookmark this page again and share "
+                                    "the new links."))  # fmt: skip
     else:
-        messages.success(request, "The club has a new view link: the old one no longer works.")
+        messages.success(request, _("The club has a new view link: the old one no longer works."))
     return redirect(club)
 
 
@@ -145,7 +153,7 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
     if "names" not in request.POST:
 
         def add(name: str) -> str:
-            return f"{club.add_player(name).name} joined the club."
+            return _("%(name)s joined the club.") % {"name": club.add_player(name).name}
 
         response = _with_a_name(request, club, add)
     else:
@@ -160,17 +168,17 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
                 except InputError:
                     already.append(name)
             if joined:
-                messages.success(request, f"{_listed(joined)} joined the club.")
+                messages.success(request, ngettext(
+                    "%(names)s joined the club.", "%(names)s joined the club.", len(joined)
+                ) % {"names": names_in_words(joined)})  # fmt: skip
             if already:
-                messages.info(request, f"{_listed(already)} {'is' if len(already) == 1 else 'are'} "
-                              "already in this club.")  # fmt: skip
+                messages.info(request, ngettext(
+                    "%(names)s is already in this club.", "%(names)s are already in this club.",
+                    len(already),
+                ) % {"names": names_in_words(already)})  # fmt: skip
         response = redirect(club)
     response["Location"] += "#players"
     return response
-
-
-def _listed(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 @require_POST
@@ -181,7 +189,7 @@ def rename_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
 
     def rename(name: str) -> str:
         player.rename(name)
-        return f"{old} is now called {player.name}."
+        return _("%(old)s is now called %(new)s.") % {"old": old, "new": player.name}
 
     return _with_a_name(request, club, rename)
 
@@ -192,8 +200,12 @@ def retire_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
     player = get_object_or_404(club.players, pk=player_id)
     player.retired = request.POST.get("retired", "1") == "1"
     player.save(update_fields=["retired"])
-    verb = "retired: their games stay in the history" if player.retired else "is back"
-    messages.success(request, f"{player.name} {verb}.")
+    said = (
+        _("%(name)s retired: their games stay in the history.")
+        if player.retired
+        else _("%(name)s is back.")
+    )
+    messages.success(request, said % {"name": player.name})
     return redirect(club)
 
 

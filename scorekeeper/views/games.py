@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
@@ -69,7 +70,7 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
             "name": name,
             "lives": state.lives[i],
             "status": state.statuses[i],
-            "label": state.labels[i],
+            "label": game.rules.status_label(state.statuses[i]),
             "deals": i == state.dealer and not state.game_over,
             # Tokens while they fit on a phone; beyond that a count.
             "tokens": [True] * state.lives[i] + [False] * (state.start_lives - state.lives[i])
@@ -112,7 +113,7 @@ def _render_table(request: HtmxHttpRequest, game: Game, **context: Any) -> HttpR
 def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpResponse:
     """204 while the game is as the page saw it; otherwise an event that refreshes the page."""
     if version is None:
-        raise Http404("No such game")
+        raise Http404(_("No such game"))
     if request.GET.get("v") == str(version):
         response = HttpResponse(status=204)
     else:
@@ -158,10 +159,14 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         return _render_table(request, game, form=form)
     except AlreadyRecorded:
         # The same tap arrived twice (a double tap, or a retry after a lost answer).
-        messages.info(request, "That round was already recorded.")
+        messages.info(request, _("That round was already recorded."))
         game = game.fresh()
         step = None
-    said = f"Round {step.number} saved · {step.headline}" if step else ""
+    said = (
+        _("Round %(n)d saved · %(headline)s") % {"n": step.number, "headline": step.headline}
+        if step
+        else ""
+    )
     if request.htmx:
         # At its new version (record moved it there), with the toast that says what was saved.
         return _with_toast(request, _render_table(request, game), game, said, undo=bool(step))
@@ -197,12 +202,12 @@ def _stale(request: HtmxHttpRequest, game: Game, inputs: RoundInputs | None) -> 
     """Someone else changed the game first: show the table as it is now, saying so."""
     game = game.fresh()
     if inputs is not None and game.has_round_from(inputs.client_id):
-        messages.info(request, "That round was already recorded.")
+        messages.info(request, _("That round was already recorded."))
     else:
         messages.warning(
             request,
-            f"Another phone {game.latest_change()} a moment ago — here is the table now. "
-            "Nothing was saved from this tap.",
+            _("%(change)s — here is the table now. Nothing was saved from this tap.")
+            % {"change": game.latest_change()},
         )
     if request.htmx:
         return _render_table(request, game)
@@ -216,9 +221,9 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     said = ""
     try:
         if not form.is_valid():
-            raise InputError("that tap could not be read: nothing was taken back", "version")
+            raise InputError(_("that tap could not be read: nothing was taken back"), "version")
         undone = game.undo(seen_version=form.cleaned_data["version"])
-        said = f"Round {undone.number} taken back."
+        said = _("Round %(n)d taken back.") % {"n": undone.number}
     except StaleGame as stale:
         return _stale(request, stale.game, None)
     except InputError as refusal:
@@ -235,12 +240,12 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 def set_aside(request: HtmxHttpRequest, game: Game, action: str) -> HttpResponse:
     """Abandon or resume a game; put it in the bin or restore it. Each can be taken back."""
     said = {
-        "abandon": ("The game was abandoned: it ends with no winner and leaves the stats.",
+        "abandon": (_("The game was abandoned: it ends with no winner and leaves the stats."),
                     {"abandoned": True}),
-        "resume": ("The game goes on.", {"abandoned": False}),
-        "delete": ("The game is in the bin for 30 days: restore it from the club page.",
+        "resume": (_("The game goes on."), {"abandoned": False}),
+        "delete": (_("The game is in the bin for 30 days: restore it from the club page."),
                    {"deleted": True}),
-        "restore": ("The game is back.", {"deleted": False}),
+        "restore": (_("The game is back."), {"deleted": False}),
     }  # fmt: skip
     words, change = said[action]
     game.set_aside(**change)
@@ -257,7 +262,10 @@ def name_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         name = form.cleaned_data["name"]
         Game.objects.filter(pk=game.pk).update(name=name)
         messages.success(
-            request, f"The game is called {name} now." if name else "The game has no name now."
+            request,
+            _("The game is called %(name)s now.") % {"name": name}
+            if name
+            else _("The game has no name now."),
         )
     else:
         messages.error(request, " ".join(str(e) for e in form.errors["name"]))
@@ -286,7 +294,7 @@ def game_mode(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if mode in Game.Mode.values:
         Game.objects.filter(pk=game.pk).update(mode=mode)  # the page's hint line says it
     else:
-        messages.error(request, "Choose “Referee each round” or “Just count lives”.")
+        messages.error(request, _("Choose “Referee each round” or “Just count lives”."))
     return redirect(game)
 
 
@@ -296,7 +304,7 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
     club = game.club
     rounds = game.active_rounds()
     if not 1 <= number <= len(rounds):
-        messages.error(request, f"There is no round {number}.")
+        messages.error(request, _("There is no round %(n)d.") % {"n": number})
         return redirect(game)
     step: Step | None = None
     if request.method == "GET":
@@ -310,7 +318,7 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
                 step = game.preview_edit(number, inputs)
                 if step.result.result == Result.TABLE_DECIDES:
                     # The edited round is one the rules leave to the table: it picks below.
-                    raise InputError("the rules leave this round to the table: choose", "choice")
+                    raise InputError(_("the rules leave this round to the table: choose"), "choice")
                 changes = game.edit_round(
                     number, inputs, seen_version=form.cleaned_data.get("version")
                 )
@@ -319,7 +327,9 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
             except InputError as refusal:
                 form.place_error(refusal)
             else:
-                messages.success(request, f"Round {number} edited. " + " ".join(changes))
+                messages.success(
+                    request, " ".join([_("Round %(n)d edited.") % {"n": number}, *changes])
+                )
                 return redirect(game)
     return render(request, "scorekeeper/edit_round.html", {
         "club": club, "game": game, "form": form, "number": number,
@@ -354,7 +364,7 @@ def log_entry(state: GameState, step: Step) -> dict:
     return {
         "number": step.number,
         "dealer": names[step.dealer],
-        "ending": ROUND_ENDINGS[round.ending],
+        "ending": _(ROUND_ENDINGS[round.ending]),
         "summary": step.summary,
         "counted": round.ending == COUNTED,
         "knocker": names[round.knocker] if round.knocker is not None else "",
@@ -379,5 +389,5 @@ def log_entry(state: GameState, step: Step) -> dict:
 def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     club = game.club
     new = game.play_again()
-    messages.success(request, "A new game with the same players and rules: the deal moved on.")
+    messages.success(request, _("A new game with the same players and rules: the deal moved on."))
     return redirect(reverse("game", args=[club.key, new.id]))

@@ -7,6 +7,8 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ..access import game_link
@@ -34,13 +36,15 @@ def _pdf(content: bytes, name: str) -> HttpResponse:
 
 def _rules_of_preset(preset: str) -> tuple[str, str, list[dict[str, Any]]]:
     if preset not in PRESETS:
-        raise Http404("No such rules")
+        raise Http404(_("No such rules"))
     found = PRESETS[preset]
-    return f"Rules of 31: {found.name}", found.description, found.rules.describe(found.readings)
+    title = _("Rules of 31: %(rules)s") % {"rules": found.title}
+    return title, found.summary, found.rules.describe(found.readings)
 
 
 def _rules_of_game(game: Game) -> tuple[str, str, list[dict[str, Any]]]:
-    title = f"Rules of this game: {game.preset_name}" + (f" · {game.name}" if game.name else "")
+    title = _("Rules of this game: %(rules)s") % {"rules": game.preset_name}
+    title += f" · {game.name}" if game.name else ""
     return title, _house_rules_words(game), game.rules_card()
 
 
@@ -50,7 +54,9 @@ def _house_rules_words(game: Game) -> str:
         return ""
     house = game.rules.changed_from(preset.rules)
     changed = [row["label"] for row in game.rules_card() if row["name"] in house]
-    return ("House rules: " + ", ".join(changed) + ".") if changed else "No house rules."
+    if not changed:
+        return _("No house rules.")
+    return _("House rules: %(switches)s.") % {"switches": ", ".join(changed)}
 
 
 @require_GET
@@ -88,13 +94,13 @@ def _blank(request: HttpRequest) -> tuple[list[str], int]:
 @require_GET
 def blank_sheet(request: HttpRequest, pdf: bool = False) -> HttpResponse:
     names, lives = _blank(request)
-    rows = [SheetRow("Start", [lives] * len(names))]
+    rows = [SheetRow(_("Start"), [lives] * len(names))]
     rows += [SheetRow(str(n), [None] * len(names)) for n in range(1, BLANK_ROUNDS + 1)]
     if pdf:
-        return _pdf(score_sheet("Score sheet for 31", names, lives, rows, _paper(request)),
+        return _pdf(score_sheet(_("Score sheet for 31"), names, lives, rows, _paper(request)),
                     "knock-score-sheet.pdf")  # fmt: skip
     return render(request, "scorekeeper/print_sheet.html", {
-        "title": "Score sheet for 31", "names": names, "lives": lives,
+        "title": _("Score sheet for 31"), "names": names, "lives": lives,
         "rows": sheet_cells(rows, lives),
         "pdf_url": reverse("blank-sheet-pdf") + f"?players={len(names)}&lives={lives}",
     })  # fmt: skip
@@ -104,7 +110,7 @@ def game_rows(game: Game) -> list[SheetRow]:
     """The game's rounds as the sheet's rows (the round log's score sheet, on paper): lives
     kept, and what each round did."""
     state, steps = game.steps()
-    rows = [SheetRow("Start", [state.start_lives] * len(state.names))]
+    rows = [SheetRow(_("Start"), [state.start_lives] * len(state.names))]
     for row in score_sheet_rows(state, steps):
         notes = [" ".join(filter(None, [f"−{c['lost']}" if c["lost"] else "", c["label"]]))
                  for c in row["cells"]]  # fmt: skip
@@ -117,7 +123,10 @@ def game_rows(game: Game) -> list[SheetRow]:
 def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpResponse:
     state = game.state
     rows = game_rows(game)
-    title = "Score sheet" + (f": {game.name}" if game.name else f" of {game.created:%d %b %Y}")
+    if game.name:
+        title = _("Score sheet: %(name)s") % {"name": game.name}
+    else:
+        title = _("Score sheet of %(date)s") % {"date": date_format(game.created, "DATE_FORMAT")}
     if pdf:
         return _pdf(score_sheet(title, state.names, state.start_lives, rows, _paper(request)),
                     "knock-score-sheet.pdf")  # fmt: skip

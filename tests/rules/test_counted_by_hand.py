@@ -32,7 +32,8 @@ def test_the_scat_scorekeeper_worked_through_to_a_winner():
         states.append(state)
     assert states[0].lives == (1, 3, 3) and states[0].rounds == 1
     assert states[1].lives == (0, 2, 3)
-    assert states[1].statuses[0] == Status.COUNTY and states[1].labels[0] == "on the county"
+    assert states[1].statuses[0] == Status.COUNTY
+    assert rules.status_label(states[1].statuses[0]) == "on the county"
     assert states[2].statuses[0] == Status.OUT
     assert state.pot == 4  # every life lost goes to the pot
     assert not state.game_over

@@ -110,8 +110,8 @@ def test_an_edit_is_told_in_words():
     after, _ = replay(
         rules, names, 0, [RoundInput("knock", knocker=0, lowest=(1,))] + [knock_cat] * 3
     )
-    assert "Cat is no longer out." in describe_changes(before, after)
-    assert describe_changes(after, after) == ["Nothing changes for the table now."]
+    assert "Cat is no longer out." in describe_changes(rules, before, after)
+    assert describe_changes(rules, after, after) == ["Nothing changes for the table now."]
 
 
 def test_a_rounds_line_names_the_one_who_did_not_lose_when_everyone_else_did():

@@ -171,6 +171,6 @@ def test_a_renamed_player_is_named_anew_in_the_stored_state():
     game = record_knocks(make_game(), [("Ann", ["Ben"])])
     ben = game.club.player_named("Ben")
     ben.rename("Benjamin")
-    stored = Game.objects.get(pk=game.pk).state
-    assert stored.names == ("Ann", "Benjamin", "Cat")
-    assert "Benjamin loses 1 life: the lowest hand." in stored.last_explanation
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.state.names == ("Ann", "Benjamin", "Cat")
+    assert "Benjamin loses 1 life: the lowest hand." in stored.last_told

@@ -18,7 +18,9 @@ class Command(BaseCommand):
         games = Game.objects.select_related("club").order_by("created")
         for game in games.iterator(chunk_size=200):
             worked_out, _steps = game.steps()
-            if game.state_data != worked_out.as_data() or game.tallies_differ():
+            # The state, not its words: they were told in the languages of their time.
+            stored = {k: v for k, v in (game.state_data or {}).items() if k != "told"}
+            if stored != worked_out.as_data() or game.tallies_differ():
                 differ.append(game)
                 self.stdout.write(f"{game.id}: the stored state or tallies differ from its rounds")
                 if fix:
