@@ -6,7 +6,7 @@ from django.db import migrations
 
 def by_language(apps, schema_editor):
     Game = apps.get_model("scorekeeper", "Game")
-    for game in Game.objects.exclude(state_data=None).only("id", "state_data").iterator():
+    for game in Game.objects.filter(state_data__isnull=False).only("id", "state_data").iterator():
         data = dict(game.state_data)
         if "told" in data:
             continue
@@ -19,7 +19,7 @@ def by_language(apps, schema_editor):
 def one_language(apps, schema_editor):
     Game = apps.get_model("scorekeeper", "Game")
     last = {"county": "on the county", "swimming": "swimming", "brink": "on the brink"}
-    for game in Game.objects.exclude(state_data=None).only("id", "state_data", "rules_data"):
+    for game in Game.objects.filter(state_data__isnull=False).only("id", "state_data", "rules_data"):
         data = dict(game.state_data)
         told = data.pop("told", {}) or {}
         data["last_explanation"] = told.get("en") or next(iter(told.values()), [])

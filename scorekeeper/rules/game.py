@@ -11,7 +11,7 @@ round from it without reading any earlier round.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import parse_cards
@@ -109,7 +109,7 @@ class GameState:
     last_dealer: int | None = None  # who dealt the latest round
     # What the latest round did, in words, in the language the fold spoke. Words are not part
     # of the stored data (``as_data``): a page may be read in another language.
-    last_explanation: tuple[str, ...] = ()
+    last_explanation: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def result_words(self) -> str:
