@@ -69,6 +69,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "scorekeeper.context.script_words",
                 "django.contrib.auth.context_processors.auth",
                 "django.template.context_processors.csp",
                 "django.contrib.messages.context_processors.messages",

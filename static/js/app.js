@@ -4,6 +4,13 @@
 (function () {
   "use strict";
 
+  /* The words a script says, in the page's language (base.html draws them as JSON). */
+  window.knockWord = (key, fallback) => {
+    const element = document.getElementById("script-words");
+    const words = element ? JSON.parse(element.textContent) : {};
+    return words[key] || fallback;
+  };
+
   const root = document.documentElement;
   const THEME = "knock-theme";
   root.classList.add("js");

@@ -3,15 +3,20 @@
 (function () {
   "use strict";
 
+  function saying(words) {
+    const said = window.knockWord ? window.knockWord("as_the_rules_say", "") : "";
+    return (said || "As the rules say: {words}").replace("{words}", words);
+  }
+
   function follow(preset) {
     for (const rule of document.querySelectorAll(".house-rule[data-said]")) {
       const words = JSON.parse(rule.dataset.said)[preset];
       const select = rule.querySelector("select");
       const number = rule.querySelector("input[type=number]");
       if (select && select.options[0].value === "") {
-        select.options[0].textContent = `As the rules say: ${words}`;
+        select.options[0].textContent = saying(words);
       } else if (number) {
-        number.placeholder = `As the rules say: ${words}`;
+        number.placeholder = saying(words);
       }
     }
   }

@@ -12,7 +12,9 @@
         await navigator.share({ text, title: button.dataset.title || document.title });
       } else {
         await navigator.clipboard.writeText(text);
-        if (said) said.textContent = "Copied: paste it where the group will see it.";
+        if (said) said.textContent = window.knockWord
+          ? window.knockWord("copied", "Copied: paste it where the group will see it.")
+          : "Copied: paste it where the group will see it.";
       }
     } catch (error) {
       // Dismissing the share sheet is no failure; anything else shows the text to copy.

@@ -9,8 +9,9 @@
   "use strict";
 
   const INPUT = { knocker: "knocker", shown_by: "shown", lowest: "lowest" };
-  const ROLE_WORDS = { knocker: "knocked", lowest: "lowest" };
-  const SHOWN_WORDS = { dealt_thirty_one: "dealt 31", three_aces: "three aces" };
+  const word = (key, fallback) => (window.knockWord ? window.knockWord(key, fallback) : fallback);
+  const ROLE_WORDS = { knocker: ["knocked", "knocked"], lowest: ["lowest", "lowest"] };
+  const SHOWN_WORDS = { dealt_thirty_one: ["dealt_thirty_one", "dealt 31"], three_aces: ["three_aces", "three aces"] };
   const TOAST_SECONDS = 6;
   let toastTimer = null;
   let recorded = false;
@@ -117,7 +118,8 @@
   function sync(form) {
     const ending = chosenEnding(form);
     const roles = counting(form) ? [] : tapOrder(form);
-    const shown = (ending && SHOWN_WORDS[ending.value]) || "showed 31";
+    const shownKey = (ending && SHOWN_WORDS[ending.value]) || ["showed_31", "showed 31"];
+    const shown = word(...shownKey);
     for (const tile of form.querySelectorAll(".tile[data-seat]")) {
       const seat = tile.dataset.seat;
       let words;
@@ -126,7 +128,7 @@
         const lost = select ? Number(select.value || 0) : 0;
         words = lost ? [`−${lost}`] : [];
       } else {
-        words = held(form, seat, roles).map((role) => ROLE_WORDS[role] || shown);
+        words = held(form, seat, roles).map((role) => (ROLE_WORDS[role] ? word(...ROLE_WORDS[role]) : shown));
       }
       tile.querySelector("[data-role]").textContent = words.join(" · ");
       tile.setAttribute("aria-pressed", words.length ? "true" : "false");
@@ -184,11 +186,11 @@
     const said = document.createElement("p");
     said.className = "error";
     said.setAttribute("role", "alert");
-    said.textContent = NOT_SENT;
+    said.textContent = word("not_sent", NOT_SENT);
     const retry = document.createElement("button");
     retry.type = "button";
     retry.className = "secondary small retry";
-    retry.textContent = "Retry";
+    retry.textContent = word("retry", "Retry");
     preview.replaceChildren(said, retry);
   });
 

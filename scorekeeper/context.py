@@ -1,0 +1,27 @@
+"""What every page's template may read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+
+
+def script_words(request: HttpRequest) -> dict[str, Any]:
+    """The words the page's scripts say, in the page's language (read from a JSON element that
+    base.html draws: the scripts keep no English of their own beyond a fallback)."""
+    return {
+        "script_words": {
+            "knocked": _("knocked"),
+            "lowest": _("lowest"),
+            "dealt_thirty_one": _("dealt 31"),
+            "three_aces": _("three aces"),
+            "showed_31": _("showed 31"),
+            "not_sent": _("Not saved: no connection. Knock will send it when the connection is back."),
+            "retry": _("Retry"),
+            "copied": _("Copied: paste it where the group will see it."),
+            # {words} is what the chosen rule set says.
+            "as_the_rules_say": _("As the rules say: {words}"),
+        }
+    }
