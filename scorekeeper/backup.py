@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic import ValidationError as SchemaError
 
@@ -365,11 +366,12 @@ def games_csv(club: Club) -> str:
     """A club's games for a spreadsheet: one row a game."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["started", "game", "rules", "players", "rounds", "finished", "result"])
+    writer.writerow([_("started"), _("game"), _("rules"), _("players"), _("rounds"),
+                     _("finished"), _("result")])  # fmt: skip
     for game in club.games.for_listing().order_by("created"):
         writer.writerow(map(_cell, [
             game.created.isoformat(timespec="minutes"), str(game.id), game.preset_name,
             "; ".join(seat.player.name for seat in game.seats.all()), game.round_count,
-            "yes" if game.finished else "no", game.result_text,
+            _("yes") if game.finished else _("no"), game.result_words if game.finished else "",
         ]))  # fmt: skip
     return out.getvalue()

@@ -18,7 +18,9 @@ def script_words(request: HttpRequest) -> dict[str, Any]:
             "dealt_thirty_one": _("dealt 31"),
             "three_aces": _("three aces"),
             "showed_31": _("showed 31"),
-            "not_sent": _("Not saved: no connection. Knock will send it when the connection is back."),
+            "not_sent": _(
+                "Not saved: no connection. Knock will send it when the connection is back."
+            ),
             "retry": _("Retry"),
             "copied": _("Copied: paste it where the group will see it."),
             # {words} is what the chosen rule set says.
