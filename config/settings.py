@@ -110,6 +110,8 @@ LANGUAGE_CODE = "en"
 # links never carry the language, so a club's secret link is the same in both.
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates in each language's own way (config/formats/<language>/formats.py).
+FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"

@@ -73,7 +73,9 @@ def test_a_schwimmen_game_in_german_to_its_end(german_phone, live_server):
     for sentence in LOSSES:
         expect(page.locator("#preview")).to_contain_text(sentence.removesuffix("."))
     page.locator("#preview summary").click()
-    expect(page.locator("#preview")).to_contain_text("Ann und Cara liegen gleich am niedrigsten mit 19.")
+    expect(page.locator("#preview")).to_contain_text(
+        "Ann und Cara liegen gleich am niedrigsten mit 19."
+    )
     page.screenshot(path=str(SHOTS / "german-dispute.png"), full_page=True)
     form.get_by_role("button", name="Runde 1 eintragen").click()
     expect(page.locator("#table h1")).to_have_text("Runde 2")

@@ -5,6 +5,7 @@ import csv
 import gettext
 import io
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -141,6 +142,10 @@ def test_the_round_log_and_the_export_in_german(client):
     text = log.content.decode()
     assert "Ann hat gewonnen" in text and "Runde 4" in text and "Ben klopfte" not in text
     assert "Ben gab" in text or "Ann gab" in text
+    # Dates the German way: "begonnen Mo., 30. Nov 2026, 19:45".
+    assert re.search(r"begonnen (Mo|Di|Mi|Do|Fr|Sa|So)\., \d{1,2}\. \w+\.? \d{4}, \d\d:\d\d", text)
+    english = client.get(reverse("round-log", args=[game.club.key, game.id])).content.decode()
+    assert re.search(r"started (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} \w+ \d{4}, \d\d:\d\d", english)
     export = client.get(reverse("export-games-csv", args=[game.club.key]), headers=german)
     rows = list(csv.reader(io.StringIO(export.content.decode())))
     assert rows[0] == ["begonnen", "Spiel", "Regeln", "Spieler", "Runden", "beendet", "Ergebnis"]
