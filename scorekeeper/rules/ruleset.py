@@ -333,41 +333,38 @@ class RuleSet:
     def endings_asking(self, question: str) -> tuple[str, ...]:
         return tuple(ending for ending in self.endings if question in self.asks(ending))
 
+    def _by_last_chance(self, county: str, swimming: str, brink: str) -> str:
+        """Of three words (one per last chance), this rule set's."""
+        return {"swimming": swimming, "brink": brink}.get(self.last_chance or "county", county)
+
     def status_label(self, status: str) -> str:
         """The rule set's own word for a status: in, on the county, swimming, on the brink, out."""
         if status == "county":
-            chance = self.last_chance or "county"
-            if chance == "swimming":
-                return pgettext("status", "swimming")
-            if chance == "brink":
-                return pgettext("status", "on the brink")
-            return pgettext("status", "on the county")
-        if status == "out":
-            return pgettext("status", "out")
-        return pgettext("status", "in")
+            return self._by_last_chance(
+                pgettext("status", "on the county"),
+                pgettext("status", "swimming"),
+                pgettext("status", "on the brink"),
+            )
+        return pgettext("status", "out") if status == "out" else pgettext("status", "in")
 
     def now_sentence(self, status: str) -> str:
         """ "%(name)s is now swimming.": a whole sentence per status, as languages say each
         differently ("Ben schwimmt jetzt", "Ben ist jetzt raus")."""
         if status == "county":
-            chance = self.last_chance or "county"
-            if chance == "swimming":
-                return _("%(name)s is now swimming.")
-            if chance == "brink":
-                return _("%(name)s is now on the brink.")
-            return _("%(name)s is now on the county.")
-        if status == "out":
-            return _("%(name)s is now out.")
-        return _("%(name)s is now in.")
+            return self._by_last_chance(
+                _("%(name)s is now on the county."),
+                _("%(name)s is now swimming."),
+                _("%(name)s is now on the brink."),
+            )
+        return _("%(name)s is now out.") if status == "out" else _("%(name)s is now in.")
 
     def returning_words(self) -> str:
         """How eliminated players come back in a revival: "on the county", "swimming"."""
-        chance = self.last_chance or "county"
-        if chance == "swimming":
-            return pgettext("returns", "swimming")
-        if chance == "brink":
-            return pgettext("returns", "on the brink")
-        return pgettext("returns", "on the county")
+        return self._by_last_chance(
+            pgettext("returns", "on the county"),
+            pgettext("returns", "swimming"),
+            pgettext("returns", "on the brink"),
+        )
 
     # ---- building ------------------------------------------------------------------------
 
