@@ -105,7 +105,13 @@ def _json_object(request: HttpRequest) -> Any:
 api = NinjaAPI(
     title="Knock",
     version="1",
-    description="Scorekeeper and referee for the card game 31.",
+    description=(
+        "Scorekeeper and referee for the card game 31. Answers speak the language of "
+        "`Accept-Language` (English, the default, or German: `de`) in what is written for "
+        "people (`error`, `explanation`, `status_label`, `summary`, reasons, the choices' and "
+        "the rule sets' words); fields for programs (`status`, `result`, `field`, ids, values) "
+        "never change with the language."
+    ),
     urls_namespace="api",
     docs_url=None,
     parser=JsonBody(),

@@ -227,3 +227,14 @@ def test_a_game_through_the_api_in_german(client):
         f"/api/v1/games/{game['id']}", headers={"authorization": f"Bearer {club['key']}"}
     )
     assert "Ben loses 1 life: the lowest hand." in english.json()["rounds"][0]["explanation"]
+
+
+def test_the_printed_rules_card_in_german_is_still_one_page(client, tmp_path):
+    from .test_printing import read_pdf
+
+    response = client.get(reverse("preset-rules-pdf", args=["schwimmen"]),
+                          headers={"accept-language": "de"})  # fmt: skip
+    text, pages = read_pdf(response.content, tmp_path, "rules-schwimmen-de")
+    assert pages == 1
+    assert "Regeln für 31: Schwimmen (32 Karten, Feuer)" in text
+    assert "Drilling" in text and "Schwimmt: spielt weiter" in text and "Deck" not in text
