@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.db import transaction
 from django.http import Http404, HttpResponse
+from django.middleware.csp import get_nonce
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -58,11 +64,13 @@ def links(game: Game, link: Link) -> dict[str, object]:
 
 
 def table_context(game: Game, link: Link, form: RecordForm | None = None,
-                  preview: Step | None = None) -> dict[str, object]:  # fmt: skip
-    """The table page from the state stored with the game: no round is read or worked out."""
+                  preview: Step | None = None, tap: str | None = None) -> dict[str, object]:  # fmt: skip
+    """The table page from the state stored with the game: no round is read or worked out.
+    ``tap`` is the id the page gives the next tap (a fresh one when not given)."""
     state = game.state
     recording = not (link.read_only or state.game_over or game.abandoned or game.deleted)
-    form = (form or RecordForm(game=game)) if recording else None
+    initial = {"client_id": tap} if tap else {}
+    form = (form or RecordForm(game=game, initial=initial)) if recording else None
     tiles = form.tiles() if form else [None] * len(state.names)
     summary = summarise(game) if state.game_over else None
     rows = [
@@ -98,16 +106,46 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
 @vary_on_headers("HX-Request")
 @game_link(read_only_ok=True)
 def game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The table page, through the secret link (with the record form) or the view link."""
-    return _render_table(request, game)
+    """The table page, through the secret link (with the record form) or the view link.
+
+    Every phone at a table asks for the same page after each change, so the page is drawn once
+    for a version of the game (per language, link and process) and kept in the cache; what
+    differs from one request to the next is put in after: the CSRF token, the CSP nonce and
+    the id of the next tap. A page with a message to say is drawn afresh.
+    """
+    if len(messages.get_messages(request)):
+        return _render_table(request, game)
+    key = "table-page:" + hashlib.sha256(repr((
+        game.pk, game.version, game.mode, game.name, game.abandoned, game.deleted,
+        game.club.name, request.link.read_only, bool(request.htmx), get_language(),
+        request.get_full_path(),
+    )).encode()).hexdigest()  # fmt: skip
+    page = cache.get(key)
+    if page is None:
+        marks = {"csrf_token": CSRF_MARK, "csp_nonce": NONCE_MARK}
+        drawn = _render_table(request, game, marks, tap=TAP_MARK)
+        page = drawn.content.decode()
+        cache.set(key, page, PAGE_SECONDS)
+    page = (page.replace(CSRF_MARK, get_token(request))
+            .replace(NONCE_MARK, str(get_nonce(request)))
+            .replace(TAP_MARK, uuid.uuid4().hex))  # fmt: skip
+    return HttpResponse(page)
 
 
-def _render_table(request: HtmxHttpRequest, game: Game, **context: Any) -> HttpResponse:
-    """The table page; htmx (a refresh, or the answer to a tap) gets the table region only."""
+# What the kept table page holds in place of what differs per request.
+CSRF_MARK, NONCE_MARK, TAP_MARK = "knock-csrf-mark", "knock-nonce-mark", "knock-tap-mark"
+PAGE_SECONDS = 600
+
+
+def _render_table(request: HtmxHttpRequest, game: Game, marks: dict[str, str] | None = None,
+                  **context: Any) -> HttpResponse:  # fmt: skip
+    """The table page; htmx (a refresh, or the answer to a tap) gets the table region only.
+    ``marks`` stand in for the CSRF token and the CSP nonce in a page drawn to be kept."""
     template = "scorekeeper/game.html"
     if request.htmx:
         template += "#table"
-    return render(request, template, table_context(game, request.link, **context))
+    return render(request, template, {**table_context(game, request.link, **context),
+                                      **(marks or {})})  # fmt: skip
 
 
 def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpResponse:

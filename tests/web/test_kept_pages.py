@@ -1,0 +1,91 @@
+"""The table page is drawn once per version of a game and kept: every phone at the table asks
+for it after each change. What differs per request (CSRF token, CSP nonce, the next tap's id)
+is put in afresh, and a change, a language or a message draws it again."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.test.signals import template_rendered
+
+from ..factory import knock, make_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def drawn():
+    """The templates drawn while a test runs, by name."""
+    names: list[str] = []
+
+    def seen(sender, template, context, **kwargs):
+        names.append(template.name)
+
+    template_rendered.connect(seen)
+    yield names
+    template_rendered.disconnect(seen)
+
+
+def tap_id(page: str) -> str:
+    return re.search(r'name="client_id" value="([0-9a-f]{32})"', page).group(1)
+
+
+def test_the_page_is_drawn_once_per_version_and_again_after_a_change(client, drawn):
+    game = make_game()
+    first = client.get(game.get_absolute_url())
+    assert "scorekeeper/game.html" in drawn
+    drawn.clear()
+    again = client.get(game.get_absolute_url())
+    assert drawn == [] and again.status_code == 200
+    game.record(knock(game, "Ann", ["Ben"]))
+    changed = client.get(game.get_absolute_url()).content.decode()
+    assert "scorekeeper/game.html" in drawn
+    assert "Round 2" in changed and "Round 2" not in first.content.decode()
+
+
+def test_what_differs_per_request_is_fresh_on_a_kept_page(client):
+    game = make_game()
+    other = Client()
+    pages = [c.get(game.get_absolute_url()) for c in (client, client, other)]
+    texts = [page.content.decode() for page in pages]
+    assert not any("-mark" in text for text in texts)
+    # A fresh id for each page's next tap: two phones never send the same one.
+    assert len({tap_id(text) for text in texts}) == 3
+    # The CSRF token of each browser, and the nonce the CSP header allows.
+    for page, text in zip(pages, texts, strict=True):
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text).group(1)
+        assert len(token) == 64
+        nonce = re.search(r'<script[^>]* nonce="([^"]+)"', text).group(1)
+        assert f"'nonce-{nonce}'" in page["Content-Security-Policy"]
+    # A tap from the kept page is accepted: its token is the browser's own.
+    record = game.get_absolute_url() + "record"
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', texts[2]).group(1)
+    answer = other.post(record, {"csrfmiddlewaretoken": token, "ending": "knock", "knocker": "0",
+                                 "lowest": ["1"], "confirm": "1", "version": "0",
+                                 "client_id": tap_id(texts[2])})  # fmt: skip
+    assert answer.status_code == 302 and game.fresh().version == 1
+
+
+def test_each_language_and_each_link_has_its_own_page(client, drawn):
+    game = make_game()
+    english = client.get(game.get_absolute_url()).content.decode()
+    german = client.get(game.get_absolute_url(), headers={"accept-language": "de"})
+    assert "Round 1" in english and "Runde 1" in german.content.decode()
+    viewer = client.get(game.club.get_view_url() + f"g/{game.id}/").content.decode()
+    assert 'name="client_id"' not in viewer and 'name="client_id"' in english
+
+
+def test_a_page_with_a_message_to_say_is_drawn_afresh(client, drawn):
+    game = make_game()
+    client.get(game.get_absolute_url())
+    drawn.clear()
+    stale = client.post(game.get_absolute_url() + "record",
+                        {"ending": "knock", "knocker": "0", "lowest": ["1"], "confirm": "1",
+                         "version": "7"})  # fmt: skip
+    page = client.get(stale["Location"] if stale.status_code == 302 else game.get_absolute_url())
+    assert "scorekeeper/game.html" in drawn
+    assert "Another phone changed this game" in page.content.decode()
+    # Said once: the next visit is the kept page again, without it.
+    drawn.clear()
+    after = client.get(game.get_absolute_url()).content.decode()
+    assert drawn == [] and "Another phone changed this game" not in after
