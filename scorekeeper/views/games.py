@@ -106,19 +106,26 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
 @vary_on_headers("HX-Request")
 @game_link(read_only_ok=True)
 def game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The table page, through the secret link (with the record form) or the view link.
+    """The table page, through the secret link (with the record form) or the view link."""
+    return _kept_table(request, game)
 
-    Every phone at a table asks for the same page after each change, so the page is drawn once
-    for a version of the game (per language, link and process) and kept in the cache; what
-    differs from one request to the next is put in after: the CSRF token, the CSP nonce and
-    the id of the next tap. A page with a message to say is drawn afresh.
+
+def _kept_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The table page (or, for htmx, its table region) as it stands.
+
+    Every phone at a table asks for the same page after each change, so it is drawn once for a
+    version of the game (per language and link) and kept in the cache, which the app servers
+    of one box share; the answer to the tap that made the change draws it first. What differs
+    from one request to the next is put in after: the CSRF token, the CSP nonce and the id of
+    the next tap. A page with a message to say is drawn afresh.
     """
     if len(messages.get_messages(request)):
         return _render_table(request, game)
+    # Only the whole page names its own address (the language switch's way back).
+    path = "" if request.htmx else request.get_full_path()
     key = "table-page:" + hashlib.sha256(repr((
         game.pk, game.version, game.mode, game.name, game.abandoned, game.deleted,
-        game.club.name, request.link.read_only, bool(request.htmx), get_language(),
-        request.get_full_path(),
+        game.club.name, request.link.read_only, bool(request.htmx), get_language(), path,
     )).encode()).hexdigest()  # fmt: skip
     page = cache.get(key)
     if page is None:
@@ -207,7 +214,7 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     )
     if request.htmx:
         # At its new version (record moved it there), with the toast that says what was saved.
-        return _with_toast(request, _render_table(request, game), game, said, undo=bool(step))
+        return _with_toast(request, _kept_table(request, game), game, said, undo=bool(step))
     if said:
         messages.success(request, said)
     return redirect(game)
@@ -267,7 +274,7 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     except InputError as refusal:
         messages.error(request, sentence(refusal.message))
     if request.htmx:
-        return _with_toast(request, _render_table(request, game), game, said)
+        return _with_toast(request, _kept_table(request, game), game, said)
     if said:
         messages.success(request, said)
     return redirect(game)

@@ -89,3 +89,15 @@ def test_a_page_with_a_message_to_say_is_drawn_afresh(client, drawn):
     drawn.clear()
     after = client.get(game.get_absolute_url()).content.decode()
     assert drawn == [] and "Another phone changed this game" not in after
+
+
+def test_the_answer_to_a_tap_draws_the_page_the_other_phones_then_get(client, drawn):
+    game = make_game()
+    url = game.get_absolute_url()
+    tap = {"ending": "knock", "knocker": "0", "lowest": ["1"], "confirm": "1", "version": "0"}
+    answer = client.post(url + "record", tap, headers={"hx-request": "true"})
+    assert "Round 1 saved" in answer.content.decode()
+    assert "table" in drawn  # the partial of game.html
+    drawn.clear()
+    other_phone = Client().get(url, headers={"hx-request": "true"})
+    assert drawn == [] and "Round 2" in other_phone.content.decode()
