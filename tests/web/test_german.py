@@ -238,3 +238,16 @@ def test_the_printed_rules_card_in_german_is_still_one_page(client, tmp_path):
     assert pages == 1
     assert "Regeln für 31: Schwimmen (32 Karten, Feuer)" in text
     assert "Drilling" in text and "Schwimmt: spielt weiter" in text and "Deck" not in text
+
+
+def test_charts_keep_their_numbers_for_the_svg_in_german(client):
+    game = make_game(("Ann", "Ben"), preset="schwimmen")
+    record_knocks(game, [("Ann", ["Ben"])] * 4)
+    german = {"accept-language": "de"}
+    for url in (reverse("round-log", args=[game.club.key, game.id]),
+                reverse("stats", args=[game.club.key])):  # fmt: skip
+        page = client.get(url, headers=german).content.decode()
+        svg = page[page.index("<svg") : page.index("</svg>")]
+        # x="186.5", never x="186,5": an SVG reads numbers with a point in every language.
+        assert not re.search(r' (x|y|x1|x2|y1|y2|width)="[^"]*\d,\d', svg), svg[:300]
+        assert re.search(r'="\d+\.\d+"', svg)
