@@ -58,8 +58,9 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
     top = max(max(row) for row in history) or 1
     bottom = -1
     words = {-1: pgettext("status", "out"), 0: last_chance or "0"}
-    # Room on the left for the longest label ("on the county"), at about 7 px a letter.
-    pad_left = max(PAD_LEFT, 7 * max(len(words[-1]), len(words[0])) + 10)
+    # Room on the left for the longest label ("on the county", "schwimmt"), at about 8 units a
+    # letter of the ticks' size, wide letters (m, w) included.
+    pad_left = max(PAD_LEFT, 8 * max(len(words[-1]), len(words[0])) + 10)
     plot_w = WIDTH - pad_left - PAD_RIGHT
     plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
 
