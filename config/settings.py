@@ -86,6 +86,11 @@ if os.environ.get("DATABASE_URL"):
     DATABASES = {
         "default": dj_database_url.config(conn_max_age=60, conn_health_checks=True),
     }
+    # PostgreSQL plans a query once per connection and keeps the plan (a prepared statement,
+    # from a query's second run): the poll and the table's lookup are the same few queries
+    # every time. KNOCK_PG_PREPARED=0 turns it off, as a pooler in transaction mode needs.
+    if "postgresql" in DATABASES["default"]["ENGINE"] and env_flag("KNOCK_PG_PREPARED", True):
+        DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 2}
 else:
     DATABASES = {
         "default": {
