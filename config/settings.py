@@ -5,7 +5,6 @@ DJANGO_HTTPS=1 (see the README).
 """
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -111,25 +110,17 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The cache keeps table pages as drawn for a version of a game (scorekeeper/views/games.py).
-# In production it is files that every app server of the box shares (KNOCK_CACHE_DIR, a folder
-# only Knock's user can read: the pages hold secret links); in development, each process's
-# memory. A page's key holds the game's version, so no entry is ever stale, only unused.
-if DEBUG:
-    CACHES: dict[str, dict[str, Any]] = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+# The cache keeps table pages as drawn for a version of a game (scorekeeper/views/games.py),
+# in each app server's memory: a page's key holds the game's version, so no entry is ever
+# stale, only unused. (Django's file cache, shared by a box's servers, was tried: it lists its
+# folder on every write, and with a few thousand pages a table page took twice as long.)
+CACHES: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "TIMEOUT": 600,
+        "OPTIONS": {"MAX_ENTRIES": 1000},
     }
-else:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": os.environ.get(
-                "KNOCK_CACHE_DIR", str(Path(tempfile.gettempdir()) / "knock-cache")
-            ),
-            "TIMEOUT": 600,
-            "OPTIONS": {"MAX_ENTRIES": 3000},
-        }
-    }
+}
 
 LANGUAGE_CODE = "en"
 # English first (the default, and the language of the code's message ids), then German. The

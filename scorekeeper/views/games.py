@@ -114,10 +114,10 @@ def _kept_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The table page (or, for htmx, its table region) as it stands.
 
     Every phone at a table asks for the same page after each change, so it is drawn once for a
-    version of the game (per language and link) and kept in the cache, which the app servers
-    of one box share; the answer to the tap that made the change draws it first. What differs
-    from one request to the next is put in after: the CSRF token, the CSP nonce and the id of
-    the next tap. A page with a message to say is drawn afresh.
+    version of the game (per language and link) and kept in the app server's cache; the answer
+    to the tap that made the change draws it first. What differs from one request to the next
+    is put in after: the CSRF token, the CSP nonce and the id of the next tap. A page with a
+    message to say is drawn afresh.
     """
     if len(messages.get_messages(request)):
         return _render_table(request, game)
