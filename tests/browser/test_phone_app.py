@@ -224,21 +224,24 @@ def every_page(game):
     }
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_serious_on_any_page(browser, live_server, scheme):
+@pytest.mark.parametrize(
+    "scheme, locale", [("light", "en-GB"), ("dark", "en-GB"), ("light", "de-DE")]
+)
+def test_axe_finds_nothing_serious_on_any_page(browser, live_server, scheme, locale):
     game = make_game(players=("Ana", "Ben"), lives=1)
     game.record(RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben on the county
     over = make_game(players=("Ana", "Ben"), lives=1, club=game.club)
     for _ in range(2):
         over.record(RoundInputs("knock", knocker=0, lowest=(1,)))
     assert Game.objects.get(pk=over.pk).finished
-    context = phone_context(browser, color_scheme=scheme)
+    context = phone_context(browser, color_scheme=scheme, locale=locale)
     page = context.new_page()
     axe = Axe()
     pages = {**every_page(game), "game over": over.get_absolute_url()}
     found = {}
     for name, url in pages.items():
         page.goto(live_server.url + url)
+        assert page.locator("html").get_attribute("lang") == locale[:2], name
         results = axe.run(page)
         serious = [
             (v["id"], [n["target"] for n in v["nodes"]][:3])
@@ -328,9 +331,13 @@ def test_borders_tokens_labels_and_focus_rings_meet_their_contrast(browser, live
     context.close()
 
 
-def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(browser, live_server):
+# German words run longer ("Rückgängig", "Runde 1 eintragen"): both languages must fit.
+@pytest.mark.parametrize("locale, record_name", [("en-GB", "Record round 1"),
+                                                 ("de-DE", "Runde 1 eintragen")])  # fmt: skip
+def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(browser, live_server, locale,
+                                                                 record_name):  # fmt: skip
     game = make_game(players=("Ana", "Ben", "Cara", "Dev"))
-    context = phone_context(browser)
+    context = phone_context(browser, locale=locale)
     page = context.new_page()
     page.goto(live_server.url + game.get_absolute_url())
     page.evaluate("document.documentElement.style.fontSize = '36px'")  # 200 % of 18 px
@@ -344,11 +351,11 @@ def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(browser, live_se
     for tile in page.locator("#record .tile").all():
         name, lives = tile.locator(".name").bounding_box(), tile.locator(".lives").bounding_box()
         assert name["y"] + name["height"] <= lives["y"] + 1, "name and lives overlap"
-    record = page.get_by_role("button", name="Record round 1")
+    record = page.get_by_role("button", name=record_name)
     assert record.evaluate(
         "el => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1"
     )
-    shot(page, "table-200-percent")
+    shot(page, f"table-200-percent-{locale}")
     context.close()
 
 
