@@ -78,6 +78,11 @@ def clean_name(name: str) -> str:
     return name
 
 
+def name_taken(name: str) -> InputError:
+    """The refusal of a name another player of the club has (ignoring case and spaces)."""
+    return InputError(_("%(name)s is already in this club") % {"name": name}, "name")
+
+
 def name_key(name: str) -> str:
     """Names are unique within a club ignoring case and surrounding spaces."""
     return " ".join(name.split()).casefold()
@@ -175,14 +180,12 @@ class Club(models.Model):
         when another phone adds the same name at the same moment."""
         name = clean_name(name)
         if self.players.filter(name_key=name_key(name)).exists():
-            raise InputError(_("%(name)s is already in this club") % {"name": name}, "name")
+            raise name_taken(name)
         try:
             with transaction.atomic():
                 return self.players.create(name=name, name_key=name_key(name))
         except IntegrityError:
-            raise InputError(
-                _("%(name)s is already in this club") % {"name": name}, "name"
-            ) from None
+            raise name_taken(name) from None
 
     def player_for(self, name: str) -> Player:
         """The club's player of that name, added if new. Two phones that add the same new
@@ -262,7 +265,7 @@ class Player(models.Model):
         name = clean_name(name)
         taken = self.club.players.filter(name_key=name_key(name)).exclude(pk=self.pk).exists()
         if taken:
-            raise InputError(_("%(name)s is already in this club") % {"name": name}, "name")
+            raise name_taken(name)
         with transaction.atomic():
             self.name, self.name_key = name, name_key(name)
             self.save(update_fields=["name", "name_key"])
