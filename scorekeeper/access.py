@@ -81,7 +81,7 @@ def club_link(
                 return _gone_or_404(request, link.key)
             request.link = link  # type: ignore[attr-defined]  # what HtmxHttpRequest.link is
             if not link.read_only:
-                remember_club(request, club)
+                remember_club(request, club.key, club.name)
             return view(request, club, **kwargs)
 
         return wrapper
@@ -111,7 +111,7 @@ def game_link(
                 game.club.view_key = link.key
             else:
                 game.club.set_key(link.key)
-                remember_club(request, game.club)
+                remember_club(request, link.key, game.club.name)
             request.link = link  # type: ignore[attr-defined]  # what HtmxHttpRequest.link is
             return view(request, game, **kwargs)
 
@@ -120,13 +120,13 @@ def game_link(
     return decorator
 
 
-def remember_club(request: HttpRequest, club: Club) -> None:
-    """The home page lists the clubs this browser has opened, newest first."""
+def remember_club(request: HttpRequest, key: str, name: str) -> None:
+    """The home page lists the clubs this browser has opened (by secret link), newest first."""
     clubs = request.session.get("clubs", [])
-    if clubs and clubs[0] == [club.key, club.name]:
+    if clubs and clubs[0] == [key, name]:
         return  # unchanged: no new cookie
-    others = [entry for entry in clubs if entry[0] != club.key]
-    request.session["clubs"] = [[club.key, club.name], *others][:REMEMBERED_CLUBS]
+    others = [entry for entry in clubs if entry[0] != key]
+    request.session["clubs"] = [[key, name], *others][:REMEMBERED_CLUBS]
 
 
 def client_address(request: HttpRequest) -> str:

@@ -274,14 +274,36 @@ class Player(models.Model):
                 game.rederive()
 
 
-def version_for_key(game_id: uuid.UUID, key_field: str, key: str) -> int | None:
-    """The version of a game, if the key (secret or view) opens its club: the poll every open
-    page makes every 2 seconds. One indexed query in plain SQL, because building it with the
-    ORM cost several times more than running it."""
+@dataclass(frozen=True)
+class GameStamp:
+    """What a game's pages are drawn from, beside its stored state: a page drawn for one stamp
+    is right for every request with the same stamp (``version`` moves with every change of
+    the rounds, and with abandoning or binning; the names and the mode change no version)."""
+
+    version: int
+    mode: str
+    name: str
+    abandoned: bool
+    deleted: bool
+    club_name: str
+
+    @classmethod
+    def of(cls, game: Game) -> GameStamp:
+        return cls(game.version, str(game.mode), game.name, game.abandoned,
+                   game.deleted is not None, game.club.name)  # fmt: skip
+
+
+def stamp_for_key(game_id: uuid.UUID, key_field: str, key: str) -> GameStamp | None:
+    """A game's stamp, if the key (secret or view) opens its club: the poll every open page
+    makes every 2 seconds, and the lookup of a table page already drawn. One indexed query in
+    plain SQL, because building it with the ORM cost several times more than running it."""
     game, club = Game._meta, Club._meta
     quote = connection.ops.quote_name
+    columns = ", ".join(
+        f"g.{quote(column)}" for column in ("version", "mode", "name", "abandoned", "deleted")
+    )
     sql = (
-        f"SELECT g.{quote('version')} FROM {quote(game.db_table)} g "
+        f"SELECT {columns}, c.{quote('name')} FROM {quote(game.db_table)} g "
         f"JOIN {quote(club.db_table)} c ON c.{quote('id')} = g.{quote('club_id')} "
         f"WHERE g.{quote('id')} = %s AND c.{quote(key_field)} = %s"
     )
@@ -289,7 +311,10 @@ def version_for_key(game_id: uuid.UUID, key_field: str, key: str) -> int | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id, key_digest(key)])
         row = cursor.fetchone()
-    return None if row is None else row[0]
+    if row is None:
+        return None
+    version, mode, name, abandoned, deleted, club_name = row
+    return GameStamp(version, mode, name, bool(abandoned), deleted is not None, club_name)
 
 
 @lru_cache(maxsize=256)

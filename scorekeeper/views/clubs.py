@@ -60,7 +60,7 @@ def create_club(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         club = create_club_limited(request, form.cleaned_data["name"])
         if club is not None:
-            remember_club(request, club)
+            remember_club(request, club.key, club.name)
             messages.success(
                 request, _("Your club is ready. Bookmark this page: its link is the key.")
             )
@@ -123,7 +123,7 @@ def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
         return redirect(club)
     if which == "secret":
         request.session["clubs"] = [e for e in request.session.get("clubs", []) if e[0] != old_key]
-        remember_club(request, club)
+        remember_club(request, club.key, club.name)
         messages.success(request, _("This club has a new secret link and a new view link: the "
                                     "old ones no longer work. Bookmark this page again and share "
                                     "the new links."))  # fmt: skip

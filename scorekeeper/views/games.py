@@ -21,11 +21,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
-from ..access import Link, club_link, game_link
+from ..access import Link, club_link, game_link, remember_club
 from ..chart import lives_chart, score_sheet
 from ..club_forms import GameNameForm, NewGameForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
-from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, version_for_key
+from ..models import (
+    AlreadyRecorded,
+    Club,
+    Game,
+    GameStamp,
+    RoundInputs,
+    StaleGame,
+    stamp_for_key,
+)
 from ..qr import qr_svg
 from ..rules import COUNTED, ROUND_ENDINGS, Result, Status
 from ..rules.errors import InputError
@@ -104,10 +112,49 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
 
 @require_GET
 @vary_on_headers("HX-Request")
+def game(request: HtmxHttpRequest, game_id: uuid.UUID, key: str = "",
+         view_key: str = "") -> HttpResponse:  # fmt: skip
+    """The table page, through the secret link (with the record form) or the view link.
+
+    A page already drawn for the game as it stands costs one plain query (the stamp, which
+    also authorises), as the poll does; only a page not drawn yet opens the game itself.
+    """
+    link = Link(view_key, read_only=True) if view_key else Link(key, read_only=False)
+    stamp = stamp_for_key(game_id, "view_key_hash" if link.read_only else "key_hash", link.key)
+    if stamp is not None and not _has_messages(request):
+        page = cache.get(_page_key(request, game_id, stamp, link))
+        if page is not None:
+            if not link.read_only:
+                remember_club(request, link.key, stamp.club_name)
+            return _filled_in(request, page)
+    return _drawn_table(request, game_id=game_id, **({"view_key": view_key} if view_key
+                                                      else {"key": key}))  # fmt: skip
+
+
 @game_link(read_only_ok=True)
-def game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The table page, through the secret link (with the record form) or the view link."""
+def _drawn_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return _kept_table(request, game)
+
+
+def _has_messages(request: HtmxHttpRequest) -> bool:
+    return bool(len(messages.get_messages(request)))
+
+
+def _page_key(request: HtmxHttpRequest, game_id: uuid.UUID, stamp: GameStamp,
+              link: Link) -> str:  # fmt: skip
+    # Only the whole page names its own address (the language switch's way back).
+    path = "" if request.htmx else request.get_full_path()
+    return "table-page:" + hashlib.sha256(repr((
+        game_id, stamp, link.read_only, bool(request.htmx), get_language(), path,
+    )).encode()).hexdigest()  # fmt: skip
+
+
+def _filled_in(request: HtmxHttpRequest, page: str) -> HttpResponse:
+    """A kept page with what differs per request put in: this browser's CSRF token, this
+    answer's CSP nonce, and a fresh id for the page's next tap."""
+    return HttpResponse(page.replace(CSRF_MARK, get_token(request))
+                        .replace(NONCE_MARK, str(get_nonce(request)))
+                        .replace(TAP_MARK, uuid.uuid4().hex))  # fmt: skip
 
 
 def _kept_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
@@ -116,27 +163,17 @@ def _kept_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     Every phone at a table asks for the same page after each change, so it is drawn once for a
     version of the game (per language and link) and kept in the app server's cache; the answer
     to the tap that made the change draws it first. What differs from one request to the next
-    is put in after: the CSRF token, the CSP nonce and the id of the next tap. A page with a
-    message to say is drawn afresh.
+    is put in after (``_filled_in``). A page with a message to say is drawn afresh.
     """
-    if len(messages.get_messages(request)):
+    if _has_messages(request):
         return _render_table(request, game)
-    # Only the whole page names its own address (the language switch's way back).
-    path = "" if request.htmx else request.get_full_path()
-    key = "table-page:" + hashlib.sha256(repr((
-        game.pk, game.version, game.mode, game.name, game.abandoned, game.deleted,
-        game.club.name, request.link.read_only, bool(request.htmx), get_language(), path,
-    )).encode()).hexdigest()  # fmt: skip
+    key = _page_key(request, game.pk, GameStamp.of(game), request.link)
     page = cache.get(key)
     if page is None:
         marks = {"csrf_token": CSRF_MARK, "csp_nonce": NONCE_MARK}
-        drawn = _render_table(request, game, marks, tap=TAP_MARK)
-        page = drawn.content.decode()
+        page = _render_table(request, game, marks, tap=TAP_MARK).content.decode()
         cache.set(key, page, PAGE_SECONDS)
-    page = (page.replace(CSRF_MARK, get_token(request))
-            .replace(NONCE_MARK, str(get_nonce(request)))
-            .replace(TAP_MARK, uuid.uuid4().hex))  # fmt: skip
-    return HttpResponse(page)
+    return _filled_in(request, page)
 
 
 # What the kept table page holds in place of what differs per request.
@@ -175,7 +212,8 @@ def game_version(
     """Polled every 2 seconds by every open page of a game: one indexed query, no rendering.
     It does the authorising lookup itself, in the same plain query that reads the version."""
     digest = "view_key_hash" if view_key else "key_hash"
-    return _version_answer(request, version_for_key(game_id, digest, view_key or key))
+    stamp = stamp_for_key(game_id, digest, view_key or key)
+    return _version_answer(request, stamp.version if stamp else None)
 
 
 @require_POST

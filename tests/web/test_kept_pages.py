@@ -8,7 +8,9 @@ import pytest
 from django.test import Client
 from django.test.signals import template_rendered
 
-from ..factory import knock, make_game
+from scorekeeper.models import Club, Game
+
+from ..factory import knock, make_club, make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -101,3 +103,28 @@ def test_the_answer_to_a_tap_draws_the_page_the_other_phones_then_get(client, dr
     drawn.clear()
     other_phone = Client().get(url, headers={"hx-request": "true"})
     assert drawn == [] and "Round 2" in other_phone.content.decode()
+
+
+def test_a_kept_page_is_opened_only_by_its_own_club_s_keys(client):
+    game = make_game()
+    url = game.get_absolute_url()
+    assert client.get(url).status_code == 200  # drawn and kept
+    other = make_club("Other")
+    assert client.get(url.replace(game.club.key, other.key)).status_code == 404
+    assert client.get(f"/v/{other.view_key}/g/{game.id}/").status_code == 404
+    assert client.get(url.replace(game.club.key, game.club.key[:-1] + "x")).status_code == 404
+
+
+def test_what_changes_no_version_still_draws_the_page_again(client):
+    """The club's name, the game's name and the page's mode change no round: the kept page
+    is not the one shown after them."""
+    game = make_game()
+    url = game.get_absolute_url()
+    client.get(url)
+    Club.objects.filter(pk=game.club.pk).update(name="Renamed Club")
+    assert "Renamed Club" in client.get(url).content.decode()
+    Game.objects.filter(pk=game.pk).update(name="Friday at Ana's")
+    assert "Friday at Ana&#x27;s" in client.get(url).content.decode()
+    assert "Tap a player to take a life" not in client.get(url).content.decode()
+    Game.objects.filter(pk=game.pk).update(mode=Game.Mode.COUNT)
+    assert "Tap a player to take a life" in client.get(url).content.decode()
