@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.models import Game, Round, RoundInputs, StaleGame, new_key
+from scorekeeper.models import CLUB_COLUMNS, Game, Round, RoundInputs, StaleGame, new_key
 from scorekeeper.rules.errors import InputError
 
 from ..factory import knock, make_club, make_game, record_knocks, seat_of
@@ -174,3 +174,24 @@ def test_a_renamed_player_is_named_anew_in_the_stored_state():
     stored = Game.objects.get(pk=game.pk)
     assert stored.state.names == ("Ann", "Benjamin", "Cat")
     assert "Benjamin loses 1 life: the lowest hand." in stored.last_told
+
+
+def test_the_plain_lookup_of_a_game_reads_it_as_the_orm_does():
+    """Every page and tap of a game opens it with one plain query (``opened_by``): each field
+    comes out as the ORM reads it, dates and JSON included, and only the club's keys open it."""
+    game = make_game()
+    game.record(knock(game, "Ann", ["Ben"]))
+    game.set_aside(deleted=True)
+    Game.objects.filter(pk=game.pk).update(name="Friday", mode=Game.Mode.COUNT)
+    club = game.club
+    opened = Game.objects.opened_by(game.pk, "key_hash", club.key)
+    orm = Game.objects.select_related("club").get(pk=game.pk)
+    for field in Game._meta.concrete_fields:
+        assert getattr(opened, field.attname) == getattr(orm, field.attname), field.name
+    for column in ("id", *CLUB_COLUMNS):
+        assert getattr(opened.club, column) == getattr(orm.club, column), column
+    assert opened.club.created == orm.club.created  # not read with the game, read when asked
+    assert Game.objects.opened_by(game.pk, "view_key_hash", club.view_key).pk == game.pk
+    assert Game.objects.opened_by(game.pk, "key_hash", club.view_key) is None
+    assert Game.objects.opened_by(game.pk, "key_hash", make_club("Other").key) is None
+    assert Game.objects.opened_by(make_game().pk, "key_hash", club.key) is None  # another club's
