@@ -431,6 +431,13 @@ class Game(models.Model):
     def preset_name(self) -> str:
         return PRESETS[self.preset].title if self.preset in PRESETS else self.preset
 
+    @cached_property
+    def rules_key(self) -> str:
+        """Names the rules this game is played under (preset, every switch, the readings
+        shown): the games of a club mostly share theirs, and so their rules card."""
+        rules = [self.preset, self.rules_data, sorted(self.readings), self.rules_version]
+        return hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()
+
     def rules_card(self) -> list[dict[str, Any]]:
         return self.rules.describe(frozenset(self.readings))
 

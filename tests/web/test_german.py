@@ -101,7 +101,7 @@ def test_the_table_page_in_german(client):
     # The latest round's story, told when it was recorded (in English), in German.
     assert "Cara verliert 1 Leben: die niedrigste Hand." in page
     assert "Cara schwimmt jetzt." in page
-    # The rules card is cached per game and per language.
+    # The rules card is cached per rule set and per language.
     assert "Die Regeln dieses Spiels: Schwimmen (32 Karten, Feuer)" in page
     assert "Gleiche Summen" in page and "Equal totals" not in page
     assert "The rules of this game" in client.get(game.get_absolute_url()).content.decode()

@@ -5,6 +5,7 @@ is put in afresh, and a change, a language or a message draws it again."""
 import re
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.test.signals import template_rendered
 
@@ -128,3 +129,21 @@ def test_what_changes_no_version_still_draws_the_page_again(client):
     assert "Tap a player to take a life" not in client.get(url).content.decode()
     Game.objects.filter(pk=game.pk).update(mode=Game.Mode.COUNT)
     assert "Tap a player to take a life" in client.get(url).content.decode()
+
+
+def test_games_under_the_same_rules_share_their_rules_card_and_others_do_not(client, drawn):
+    def card(game):
+        page = client.get(game.get_absolute_url()).content.decode()
+        return re.search(r'<details class="rules-card">.*?</details>', page, re.S).group(0)
+
+    cache.clear()  # no card drawn yet in this process
+    first = card(make_game())
+    assert "_rules_card.html" in " ".join(drawn)
+    drawn.clear()
+    assert card(make_game()) == first and "_rules_card.html" not in " ".join(drawn)
+    five = card(make_game(lives=5))
+    assert "_rules_card.html" in " ".join(drawn)
+    assert "<dt>Lives at the start</dt>\n    <dd>5</dd>" in five
+    assert "<dd>5</dd>" not in first
+    german = client.get(make_game().get_absolute_url(), headers={"accept-language": "de"})
+    assert "Die Regeln dieses Spiels" in german.content.decode()
