@@ -147,3 +147,28 @@ def test_games_under_the_same_rules_share_their_rules_card_and_others_do_not(cli
     assert "<dd>5</dd>" not in first
     german = client.get(make_game().get_absolute_url(), headers={"accept-language": "de"})
     assert "Die Regeln dieses Spiels" in german.content.decode()
+
+
+def test_the_fields_asked_by_hand_are_each_game_s_own(client):
+    """The fields a page without JavaScript fills in are kept per rules and players: another
+    game's players, or a form filled in, are never shown from them."""
+
+    def knockers(page: str) -> list[str]:
+        part = page.split("Who knocked?")[1].split("</fieldset>")[0]
+        return re.findall(r'name="knocker" value="\d*"( checked)?><span>([^<]+)<', part)
+
+    cache.clear()
+    ann = make_game(players=("Ann", "Ben", "Cat"))
+    assert [name for _, name in knockers(client.get(ann.get_absolute_url()).content.decode())] \
+        == ["Nobody", "Ann", "Ben", "Cat"]  # fmt: skip
+    zoe = make_game(players=("Zoe", "Yan"))
+    page = client.get(zoe.get_absolute_url()).content.decode()
+    assert [name for _, name in knockers(page)] == ["Nobody", "Zoe", "Yan"]
+    assert "Zoe&#x27;s cards" in page and "Ann&#x27;s cards" not in page
+    # Filled in (a preview without JavaScript), the fields show what was ticked.
+    preview = client.post(zoe.get_absolute_url() + "record",
+                          {"ending": "knock", "knocker": "1", "version": "0", "preview": "1"})  # fmt: skip
+    assert knockers(preview.content.decode())[2] == (" checked", "Yan")
+    german = client.get(ann.get_absolute_url(), headers={"accept-language": "de"})
+    german_page = german.content.decode().replace("Wer hat geklopft?", "Who knocked?")
+    assert knockers(german_page)[0] == (" checked", "Niemand")
