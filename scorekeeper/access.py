@@ -55,8 +55,13 @@ class Link:
         name = self.VIEW_PAGES[page] if self.read_only else page
         return reverse(name, args=[self.key, *args])
 
+    @property
+    def key_field(self) -> str:
+        """The club's column that holds this link's key's digest."""
+        return "view_key_hash" if self.read_only else "key_hash"
 
-def _link(kwargs: dict[str, Any], read_only_ok: bool) -> Link:
+
+def url_link(kwargs: dict[str, Any], read_only_ok: bool) -> Link:
     """The key a URL carries: ``key`` (the secret link's) or ``view_key``, which only the pages
     that change nothing have in their URL."""
     if "view_key" in kwargs:
@@ -74,7 +79,7 @@ def club_link(
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-            link = _link(kwargs, read_only_ok)
+            link = url_link(kwargs, read_only_ok)
             by = Club.objects.with_view_key if link.read_only else Club.objects.with_key
             club = by(link.key)
             if club is None:
@@ -98,9 +103,8 @@ def game_link(
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapper(request: HttpRequest, game_id: Any, **kwargs: Any) -> HttpResponse:
-            link = _link(kwargs, read_only_ok)
-            key_field = "view_key_hash" if link.read_only else "key_hash"
-            game = Game.objects.opened_by(game_id, key_field, link.key)
+            link = url_link(kwargs, read_only_ok)
+            game = Game.objects.opened_by(game_id, link.key_field, link.key)
             if game is None:
                 by = Club.objects.with_view_key if link.read_only else Club.objects.with_key
                 if by(link.key) is None:

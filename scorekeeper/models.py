@@ -274,6 +274,19 @@ class Player(models.Model):
                 game.rederive()
 
 
+def _opened_by(game_id: Any, key_field: str, key: str) -> tuple[str, list[Any]]:
+    """The FROM and WHERE of a game (``g``) and its club (``c``), found only if ``key`` opens
+    the club (``key_field``: the secret link's or the view link's digest), and its parameters:
+    the one authorising lookup of the plain queries below."""
+    quote = connection.ops.quote_name
+    where = (
+        f"FROM {quote(Game._meta.db_table)} g "
+        f"JOIN {quote(Club._meta.db_table)} c ON c.{quote('id')} = g.{quote('club_id')} "
+        f"WHERE g.{quote('id')} = %s AND c.{quote(key_field)} = %s"
+    )
+    return where, [Game._meta.pk.get_db_prep_value(game_id, connection), key_digest(key)]
+
+
 @dataclass(frozen=True)
 class GameStamp:
     """What a game's pages are drawn from, beside its stored state: a page drawn for one stamp
@@ -297,19 +310,13 @@ def stamp_for_key(game_id: uuid.UUID, key_field: str, key: str) -> GameStamp | N
     """A game's stamp, if the key (secret or view) opens its club: the poll every open page
     makes every 2 seconds, and the lookup of a table page already drawn. One indexed query in
     plain SQL, because building it with the ORM cost several times more than running it."""
-    game, club = Game._meta, Club._meta
     quote = connection.ops.quote_name
     columns = ", ".join(
         f"g.{quote(column)}" for column in ("version", "mode", "name", "abandoned", "deleted")
     )
-    sql = (
-        f"SELECT {columns}, c.{quote('name')} FROM {quote(game.db_table)} g "
-        f"JOIN {quote(club.db_table)} c ON c.{quote('id')} = g.{quote('club_id')} "
-        f"WHERE g.{quote('id')} = %s AND c.{quote(key_field)} = %s"
-    )
-    game_id = game.pk.get_db_prep_value(game_id, connection)
+    where, params = _opened_by(game_id, key_field, key)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id, key_digest(key)])
+        cursor.execute(f"SELECT {columns}, c.{quote('name')} {where}", params)
         row = cursor.fetchone()
     if row is None:
         return None
@@ -344,13 +351,8 @@ class GameQuerySet(models.QuerySet["Game"]):
         """
         quote = connection.ops.quote_name
         club_columns = ", ".join(f"c.{quote(c)} AS {quote('club_' + c)}" for c in CLUB_COLUMNS)
-        sql = (
-            f"SELECT g.*, {club_columns} FROM {quote(Game._meta.db_table)} g "
-            f"JOIN {quote(Club._meta.db_table)} c ON c.{quote('id')} = g.{quote('club_id')} "
-            f"WHERE g.{quote('id')} = %s AND c.{quote(key_field)} = %s"
-        )
-        game_id = Game._meta.pk.get_db_prep_value(game_id, connection)
-        game = next(iter(self.raw(sql, [game_id, key_digest(key)])), None)
+        where, params = _opened_by(game_id, key_field, key)
+        game = next(iter(self.raw(f"SELECT g.*, {club_columns} {where}", params)), None)
         if game is not None:
             values = [game.__dict__.pop("club_" + column) for column in CLUB_COLUMNS]
             game.club = Club.from_db(self.db, ["id", *CLUB_COLUMNS], [game.club_id, *values])

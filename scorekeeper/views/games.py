@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
-from ..access import Link, club_link, game_link, remember_club
+from ..access import Link, club_link, game_link, remember_club, url_link
 from ..chart import lives_chart, score_sheet
 from ..club_forms import GameNameForm, NewGameForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
@@ -112,23 +112,21 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
 
 @require_GET
 @vary_on_headers("HX-Request")
-def game(request: HtmxHttpRequest, game_id: uuid.UUID, key: str = "",
-         view_key: str = "") -> HttpResponse:  # fmt: skip
+def game(request: HtmxHttpRequest, game_id: uuid.UUID, **keys: str) -> HttpResponse:
     """The table page, through the secret link (with the record form) or the view link.
 
     A page already drawn for the game as it stands costs one plain query (the stamp, which
     also authorises), as the poll does; only a page not drawn yet opens the game itself.
     """
-    link = Link(view_key, read_only=True) if view_key else Link(key, read_only=False)
-    stamp = stamp_for_key(game_id, "view_key_hash" if link.read_only else "key_hash", link.key)
+    link = url_link(dict(keys), read_only_ok=True)
+    stamp = stamp_for_key(game_id, link.key_field, link.key)
     if stamp is not None and not _has_messages(request):
         page = cache.get(_page_key(request, game_id, stamp, link))
         if page is not None:
             if not link.read_only:
                 remember_club(request, link.key, stamp.club_name)
             return _filled_in(request, page)
-    return _drawn_table(request, game_id=game_id, **({"view_key": view_key} if view_key
-                                                      else {"key": key}))  # fmt: skip
+    return _drawn_table(request, game_id=game_id, **keys)
 
 
 @game_link(read_only_ok=True)
@@ -206,13 +204,11 @@ def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpRespon
 
 
 @require_GET
-def game_version(
-    request: HtmxHttpRequest, game_id: Any, key: str = "", view_key: str = ""
-) -> HttpResponse:
+def game_version(request: HtmxHttpRequest, game_id: Any, **keys: str) -> HttpResponse:
     """Polled every 2 seconds by every open page of a game: one indexed query, no rendering.
     It does the authorising lookup itself, in the same plain query that reads the version."""
-    digest = "view_key_hash" if view_key else "key_hash"
-    stamp = stamp_for_key(game_id, digest, view_key or key)
+    link = url_link(keys, read_only_ok=True)
+    stamp = stamp_for_key(game_id, link.key_field, link.key)
     return _version_answer(request, stamp.version if stamp else None)
 
 
