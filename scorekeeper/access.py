@@ -47,6 +47,7 @@ class Link:
         "game": "view-game",
         "round-log": "view-round-log",
         "game-version": "view-game-version",
+        "game-events": "view-game-events",
         "stats": "view-stats",
         "player-stats": "view-player-stats",
     }

@@ -28,6 +28,7 @@ urlpatterns = [
     path("c/<str:key>/games.csv", backup.export_games_csv, name="export-games-csv"),
     path("c/<str:key>/g/<uuid:game_id>/", games.game, name="game"),
     path("c/<str:key>/g/<uuid:game_id>/version", games.game_version, name="game-version"),
+    path("c/<str:key>/g/<uuid:game_id>/events", games.game_events, name="game-events"),
     path("c/<str:key>/g/<uuid:game_id>/record", games.record, name="record"),
     path("c/<str:key>/g/<uuid:game_id>/undo", games.undo, name="undo"),
     path("c/<str:key>/g/<uuid:game_id>/mode", games.game_mode, name="game-mode"),
@@ -69,5 +70,6 @@ urlpatterns = [
     path("v/<str:view_key>/g/<uuid:game_id>/", games.game, name="view-game"),
     path("v/<str:view_key>/g/<uuid:game_id>/log", games.round_log, name="view-round-log"),
     path("v/<str:view_key>/g/<uuid:game_id>/version", games.game_version, name="view-game-version"),
+    path("v/<str:view_key>/g/<uuid:game_id>/events", games.game_events, name="view-game-events"),
     path("api/v1/", api.urls),
 ]

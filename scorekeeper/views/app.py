@@ -24,6 +24,7 @@ PRECACHED = [
     "js/new_game.js",
     "js/referee.js",
     "django_htmx/htmx-2.min.js",
+    "django_htmx/ext/hx-sse-2.min.js",
     "django_htmx/django-htmx.js",
     "icons/icon.svg",
     "icons/icon-192.png",

@@ -8,8 +8,10 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
 from django.db import transaction
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.middleware.csp import get_nonce
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -21,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
+from .. import live
 from ..access import Link, club_link, game_link, remember_club, url_link
 from ..chart import lives_chart, score_sheet
 from ..club_forms import GameNameForm, NewGameForm, RecordForm, VersionForm
@@ -68,6 +71,7 @@ def links(game: Game, link: Link) -> dict[str, object]:
         "table_url": link.url("game", game.id),
         "log_url": link.url("round-log", game.id),
         "poll_url": link.url("game-version", game.id),
+        "events_url": link.url("game-events", game.id),
     }
 
 
@@ -210,6 +214,30 @@ def game_version(request: HtmxHttpRequest, game_id: Any, **keys: str) -> HttpRes
     link = url_link(keys, read_only_ok=True)
     stamp = stamp_for_key(game_id, link.key_field, link.key)
     return _version_answer(request, stamp.version if stamp else None)
+
+
+@require_GET
+async def game_events(
+    request: HtmxHttpRequest, game_id: uuid.UUID, **keys: str
+) -> HttpResponseBase:
+    """A stream of news of a game (server-sent events), for a page that would otherwise poll.
+
+    It needs an ASGI server (gunicorn's asgi worker: ``config/gunicorn_events.py``), which holds
+    thousands of quiet streams in one process. A WSGI server holds a thread per request, so it
+    answers 204, which tells the browser not to reconnect soon, and the page keeps polling."""
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)
+    link = url_link(keys, read_only_ok=True)
+    news = live.watcher()
+    stamp = await news.run(stamp_for_key, game_id, link.key_field, link.key)
+    if stamp is None:
+        raise Http404(_("No such game"))
+    heard = request.headers.get("Last-Event-ID") or request.GET.get("v") or ""
+    stream = news.news(game_id, int(heard) if heard.isdigit() else None, stamp.version)
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
 
 
 @require_POST

@@ -49,6 +49,21 @@
     if (!root.dataset.unsent) document.body.dispatchEvent(new CustomEvent("game-changed"));
   });
 
+  /* A game's page with its stream of news open (server-sent events) hears of a change at once,
+   * so it skips the polls its clock asks for, and polls again as soon as the stream drops. */
+  document.addEventListener("htmx:sseOpen", () => {
+    root.dataset.live = "1";
+  });
+  for (const name of ["htmx:sseError", "htmx:sseClose"]) {
+    document.addEventListener(name, () => delete root.dataset.live);
+  }
+  document.addEventListener("htmx:confirm", (event) => {
+    const byTheClock = !event.detail.triggeringEvent;
+    if (root.dataset.live && byTheClock && event.target.hasAttribute("data-poll")) {
+      event.preventDefault();
+    }
+  });
+
   document.addEventListener("change", (event) => {
     if (event.target.id !== "theme") return;
     if (event.target.value === "auto") localStorage.removeItem(THEME);

@@ -43,11 +43,12 @@ def server_environment() -> dict[str, str]:
 
 
 @contextmanager
-def app_server(env: dict[str, str]):
+def app_server(env: dict[str, str], config: str = "config/gunicorn.py", *options: str):
     port = free_port()
+    if config == "config/gunicorn.py":
+        options = ("--workers", "1", "--threads", "2", *options)
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "--bind",
-         f"127.0.0.1:{port}", "--workers", "1", "--threads", "2"],
+        [sys.executable, "-m", "gunicorn", "-c", config, "--bind", f"127.0.0.1:{port}", *options],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True,
     )  # fmt: skip
@@ -114,3 +115,36 @@ def test_two_app_servers_serve_one_game():
         status, _, body = call(one, "POST", f"/api/v1/games/{game_id}/rounds",
                                {**knock, "version": 1}, key)  # fmt: skip
         assert status == 409 and json.loads(body)["game"]["version"] == 2
+
+
+def test_the_news_server_tells_a_page_of_a_round_recorded_on_an_app_server():
+    """The deployment the README describes: the pages and the API on the app server (gthread),
+    the streams of news on the events server (gunicorn's asgi worker), one database."""
+    env = server_environment()
+    with app_server(env) as app, app_server(env, "config/gunicorn_events.py") as events:
+        status, _, body = call(app, "POST", "/api/v1/clubs", {"name": "Live"})
+        club = json.loads(body)
+        game = {"rules": "scat", "players": ["Ann", "Ben", "Cat"]}
+        status, _, body = call(app, "POST", f"/api/v1/clubs/{club['id']}/games", game, club["key"])
+        game_id = json.loads(body)["id"]
+        stream = urllib.request.urlopen(
+            f"{events}/c/{club['key']}/g/{game_id}/events?v=0", timeout=10
+        )
+        assert stream.headers["Content-Type"] == "text/event-stream"
+        assert stream.readline() == b"retry: 2000\n"
+        assert stream.readline() == b"\n"  # the page is up to date: nothing more yet
+        knock = {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "version": 0}
+        recorded = time.monotonic()
+        status, _, _ = call(app, "POST", f"/api/v1/games/{game_id}/rounds", knock, club["key"])
+        assert status == 200
+        assert [stream.readline() for _ in range(4)] == [
+            b"id: 1\n",
+            b"event: changed\n",
+            b"data: 1\n",
+            b"\n",
+        ]
+        assert time.monotonic() - recorded < 2  # a tick is half a second
+        stream.close()
+        # The app server cannot hold a stream: it says so, and the page keeps polling it.
+        answer = urllib.request.urlopen(f"{app}/c/{club['key']}/g/{game_id}/events", timeout=10)
+        assert answer.status == 204

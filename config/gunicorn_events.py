@@ -1,0 +1,22 @@
+"""gunicorn settings for the server of live news (server-sent events):
+`gunicorn -c config/gunicorn_events.py`.
+
+Run it beside the app server (config/gunicorn.py) and send every path ending in `/events` to it
+from the proxy. Its worker is gunicorn's asgi worker: one process holds thousands of quiet streams,
+where the app server's threads would each hold one. Without it, pages poll every 2 seconds.
+"""
+
+import os
+
+from config.gunicorn import RedactingLogger
+
+wsgi_app = "config.asgi:application"
+bind = os.environ.get("KNOCK_EVENTS_BIND", "127.0.0.1:8001")
+worker_class = "asgi"
+# Each process has one watcher, which asks the database about its streams' games twice a second.
+workers = int(os.environ.get("KNOCK_EVENTS_WORKERS", 1))
+timeout = 30
+graceful_timeout = 10  # streams are cut at a restart; the pages open them again at once
+keepalive = 5
+accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-") or None
+logger_class = RedactingLogger

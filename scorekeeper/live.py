@@ -1,0 +1,185 @@
+"""News of changed games for the pages open on them, pushed as server-sent events.
+
+A page polls its game every 2 seconds (``views.games.game_version``); under an ASGI server it also
+opens a stream (``views.games.game_events``) and stops polling while the stream is open. Each server
+process has one ``Watcher``: it notices changed games with a single query per tick, over every game
+that has a stream open in that process, and wakes the streams of the games that changed. A stream
+only says "this game is at version N"; the page then asks for what changed as it would after a poll.
+
+Nothing here is shared between processes or servers: each watcher reads the database, so any number
+of processes on any number of boxes tell their own streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+import weakref
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from django.db import DatabaseError, close_old_connections, connection
+
+from .models import Game
+
+log = logging.getLogger(__name__)
+
+TICK = 0.5  # seconds between the watcher's queries: how late, at most, a stream hears news
+HEARTBEAT = 20  # a comment this often keeps a proxy from closing a quiet stream
+LIFETIME = (
+    600  # a stream ends after this long; the page opens another, and its link is checked again
+)
+RETRY = 2000  # milliseconds a browser waits before opening a stream again
+
+
+def event(version: int | None) -> bytes:
+    """The event a page hears: the game's version (also its id, so that a page that opens the
+    stream again says which version it last heard), or "gone" when the game no longer exists."""
+    if version is None:
+        return b"event: gone\ndata: gone\n\n"
+    return f"id: {version}\nevent: changed\ndata: {version}\n\n".encode()
+
+
+@dataclass
+class _Watched:
+    """A game some streams of this process follow: the version last seen, and an event set
+    (and replaced) each time the version changes."""
+
+    version: int | None
+    streams: int = 0
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def move_to(self, version: int | None) -> None:
+        self.version = version
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
+
+
+class Watcher:
+    """One per event loop (one per ASGI worker process): the games its streams follow, and the
+    loop that reads their versions with one query per tick while any stream is open."""
+
+    def __init__(self, tick: float = TICK) -> None:
+        self.tick = tick
+        self.games: dict[uuid.UUID, _Watched] = {}
+        self.queries = 0  # how many times the watcher read the versions
+        # All the watcher's database work, and the streams' checks of their links, run on this one
+        # thread, so each process holds one database connection for all its streams.
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="knock-watcher")
+        self._task: asyncio.Task[None] | None = None
+
+    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        """Run a function that reads the database on the watcher's thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._thread, partial(_on_one_connection, function, *args)
+        )
+
+    async def news(
+        self,
+        game_id: uuid.UUID,
+        heard: int | None,
+        version: int,
+        heartbeat: float = HEARTBEAT,
+        lifetime: float = LIFETIME,
+    ) -> AsyncIterator[bytes]:
+        """A stream's events for a page that last heard of version ``heard`` of a game now at
+        ``version``: at once if the page is behind, then at every change, for ``lifetime``
+        seconds, with a comment every ``heartbeat`` seconds while nothing happens."""
+        watched = self._follow(game_id, version)
+        try:
+            yield f"retry: {RETRY}\n\n".encode()
+            told = heard
+            loop = asyncio.get_running_loop()
+            ends = loop.time() + lifetime
+            while True:
+                if watched.version != told:
+                    told = watched.version
+                    yield event(told)
+                    if told is None:
+                        return
+                left = ends - loop.time()
+                if left <= 0:
+                    return
+                try:
+                    await asyncio.wait_for(watched.changed.wait(), min(heartbeat, left))
+                except TimeoutError:
+                    yield b": still here\n\n"
+        finally:
+            self._unfollow(game_id)
+
+    def _follow(self, game_id: uuid.UUID, version: int) -> _Watched:
+        watched = self.games.get(game_id)
+        if watched is None:
+            watched = self.games[game_id] = _Watched(version)
+        elif watched.version is not None and version > watched.version:
+            watched.move_to(version)  # a version only grows: this one is the newer news
+        watched.streams += 1
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._watch())
+        return watched
+
+    def _unfollow(self, game_id: uuid.UUID) -> None:
+        watched = self.games[game_id]
+        watched.streams -= 1
+        if watched.streams == 0:
+            del self.games[game_id]
+
+    async def _watch(self) -> None:
+        """While any stream is open: read the versions of every game followed, in one query,
+        and wake the streams of those that changed."""
+        while self.games:
+            await asyncio.sleep(self.tick)
+            ids = list(self.games)
+            if not ids:
+                break
+            try:
+                versions = await self.run(_versions, ids)
+            except DatabaseError:
+                log.exception("the live watcher could not read the games' versions")
+                continue
+            self.queries += 1
+            for game_id in ids:
+                watched = self.games.get(game_id)
+                now = versions.get(game_id)
+                if watched is not None and now != watched.version:
+                    watched.move_to(now)
+
+    def close(self) -> None:
+        """Stop the watcher's thread, closing its database connection."""
+        if self._task is not None:
+            self._task.cancel()
+        self._thread.submit(lambda: connection.close()).result()  # the thread's own connection
+        self._thread.shutdown()
+
+
+def _versions(ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
+    return dict(Game.objects.filter(id__in=ids).values_list("id", "version"))
+
+
+def _on_one_connection(function: Callable[..., Any], *args: Any) -> Any:
+    """Run ``function`` on this thread's connection, dropped and opened again if it broke or is
+    past its age (as Django does around each request)."""
+    close_old_connections()
+    try:
+        return function(*args)
+    except DatabaseError:
+        connection.close()
+        raise
+
+
+_watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Watcher] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def watcher() -> Watcher:
+    """The running event loop's watcher (one per process under gunicorn's asgi worker)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _watchers:
+        _watchers[loop] = Watcher()
+    return _watchers[loop]
