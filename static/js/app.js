@@ -57,6 +57,9 @@
   for (const name of ["htmx:sseError", "htmx:sseClose"]) {
     document.addEventListener(name, () => delete root.dataset.live);
   }
+  // A stream can look open long after the Wi-Fi went: the phone's word that it is offline
+  // is enough to poll again (until a stream opens anew).
+  window.addEventListener("offline", () => delete root.dataset.live);
   document.addEventListener("htmx:confirm", (event) => {
     const byTheClock = !event.detail.triggeringEvent;
     if (root.dataset.live && byTheClock && event.target.hasAttribute("data-poll")) {

@@ -7,7 +7,8 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import Round
 
-from ..factory import make_game
+from ..factory import knock, make_game
+from ..servers import app_server, server_environment
 from .phones import open_phone, tap_knock
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,3 +86,35 @@ def test_the_view_link_follows_the_game_and_cannot_record(two_phones, live_serve
     )
     assert status == 404
     assert Round.objects.count() == 1
+
+
+def test_a_page_with_its_stream_open_hears_news_at_once_and_polls_only_when_it_drops(browser):
+    """Under the events server (gunicorn's asgi worker, here serving the pages too) a page opens
+    a stream of news and stops polling; when the connection drops it polls until it is back."""
+    game = make_game()
+    with app_server(server_environment(debug=True), "config/gunicorn_events.py") as base:
+        context, page = open_phone(browser)
+        asks = []
+        page.on("request", lambda r: asks.append(r.url) if "/version" in r.url else None)
+        page.goto(base + game.get_absolute_url())
+        expect(page.locator("html")).to_have_attribute("data-live", "1")
+        asks.clear()
+        page.wait_for_timeout(4_500)
+        assert asks == []  # two polls would have gone by now
+
+        game.record(knock(game, "Ann", ["Cat"]))  # another phone records
+        expect(page.locator("#table h1")).to_have_text("Round 2", timeout=2_000)
+        assert len(asks) == 1  # the one ask the news caused
+
+        # The Wi-Fi drops, and the events server stays out of reach once it is back: the page
+        # polls again, and hears the next round by its poll.
+        page.route("**/events*", lambda route: route.abort())
+        context.set_offline(True)
+        expect(page.locator("html")).not_to_have_attribute("data-live", "1")
+        context.set_offline(False)
+        asks.clear()
+        page.wait_for_timeout(4_500)
+        assert len(asks) >= 2
+        game.record(knock(game, "Ben", ["Cat"]))
+        expect(page.locator("#table h1")).to_have_text("Round 3", timeout=3_000)
+        context.close()

@@ -1,0 +1,79 @@
+"""Real app servers (gunicorn, as in production) started by a test, on the test's database."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_environment(debug: bool = False) -> dict[str, str]:
+    """Production settings (or, with ``debug``, the development ones, whose static files need
+    no collectstatic), on the database this test run uses."""
+    db = connection.settings_dict
+    env = {**os.environ, "DJANGO_DEBUG": "1" if debug else "0", "DJANGO_SECRET_KEY": "servers-" + "x" * 50,
+           "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_HTTPS": "0", "KNOCK_ACCESS_LOG": "",
+           "DJANGO_LOG_LEVEL": "ERROR", "DJANGO_SETTINGS_MODULE": "config.settings"}  # fmt: skip
+    env.pop("DATABASE_URL", None)
+    if connection.vendor == "postgresql":
+        host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
+        password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
+        env["DATABASE_URL"] = f"postgres://{db['USER']}{password}@{host}:{port}/{db['NAME']}"
+    else:
+        env["KNOCK_SQLITE_PATH"] = str(db["NAME"])
+    return env
+
+
+@contextmanager
+def app_server(env: dict[str, str], config: str = "config/gunicorn.py", *options: str):
+    port = free_port()
+    if config == "config/gunicorn.py":
+        options = ("--workers", "1", "--threads", "2", *options)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", config, "--bind", f"127.0.0.1:{port}", *options],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("the app server did not start") from None
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=20)
+
+
+def call(base: str, method: str, path: str, body=None, key: str | None = None):
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
