@@ -217,10 +217,14 @@ def wrk(port: int, paths: list[str], seconds: float, method: str = "GET",
     }
 
 
-def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
+def start_server(
+    env: dict[str, str], port: int, config: str = "config/gunicorn.py"
+) -> subprocess.Popen:
+    options = ["--workers", "3", "--threads", "4", "--keep-alive", "10"]
+    if config != "config/gunicorn.py":
+        options = []  # the events server as it ships: one asgi worker
     server = subprocess.Popen(
-        [PYTHON, "-m", "gunicorn", "-c", "config/gunicorn.py", "--bind", f"127.0.0.1:{port}",
-         "--workers", "3", "--threads", "4", "--keep-alive", "10"],
+        [PYTHON, "-m", "gunicorn", "-c", config, "--bind", f"127.0.0.1:{port}", *options],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True,
     )  # fmt: skip
@@ -360,6 +364,88 @@ async def tables(
     return {"poll": polls, "record": records}
 
 
+async def live_tables(
+    port: int, events_port: int, games: list[dict[str, str]], count: int, seconds: float
+) -> dict[str, Stats]:
+    """T tables whose 4 phones each hold a stream of news open on the events server instead of
+    polling. A phone that hears of a change asks the app server what changed, as the page does:
+    the poll (which says "changed") and then the table page. One round every 30 s per table."""
+    secrets = await csrf(port, games[0]["table"])
+    news, refresh, records = Stats(), Stats(), Stats()
+    recorded = [0.0] * count  # when each table's latest round was sent
+    ramp = min(5.0, count / 200)  # phones open their streams over a few seconds, not at once
+    stop = time.monotonic() + ramp + seconds
+    opened: list[int] = []
+
+    async def phone(table: int) -> None:
+        await asyncio.sleep(random.uniform(0, ramp))
+        game, version = games[table], int(games[table]["version"])
+        conn = Connection(port)
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", events_port)
+        except OSError:
+            news.errors += 1
+            return
+        path = f"{game['table']}events?v={version}"
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        try:
+            status = int((await reader.readline()).split()[1])
+            while (await reader.readline()) not in (b"\r\n", b""):
+                pass  # the headers
+            if status != 200:
+                news.errors += 1
+                return
+            opened.append(table)
+            buffer = b""
+            while True:
+                size = int((await reader.readline()).strip() or b"0", 16)  # chunked
+                if size == 0:
+                    return
+                buffer += (await reader.readexactly(size + 2))[:-2]
+                while b"\n\n" in buffer:
+                    message, buffer = buffer.split(b"\n\n", 1)
+                    if b"event: changed" not in message:
+                        continue  # the retry line, or a comment
+                    if recorded[table]:  # (not what earlier runs on this game did)
+                        news.add(time.perf_counter() - recorded[table], True)
+                        for path in (f"{game['poll']}?v={version}", game["table"]):
+                            start = time.perf_counter()
+                            try:
+                                status, _ = await conn.request("GET", path)
+                                refresh.add(time.perf_counter() - start, status in (200, 204))
+                            except (OSError, ConnectionError, asyncio.IncompleteReadError):
+                                refresh.add(time.perf_counter() - start, False)
+                    version = int(message.rsplit(b"data: ", 1)[1])
+        except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError):
+            if time.monotonic() < stop:
+                news.errors += 1
+        finally:
+            writer.close()
+            await conn.close()
+
+    async def record(table: int) -> None:
+        conn = Connection(port)
+        await asyncio.sleep(ramp + random.uniform(0, RECORD_EVERY))
+        while time.monotonic() < stop:
+            tick = time.monotonic()
+            recorded[table] = start = time.perf_counter()
+            try:
+                status, _ = await conn.request("POST", *record_request(games[table], secrets))
+                records.add(time.perf_counter() - start, status == 302)
+            except (OSError, ConnectionError, asyncio.IncompleteReadError):
+                records.add(time.perf_counter() - start, False)
+            await asyncio.sleep(max(0.0, RECORD_EVERY - (time.monotonic() - tick)))
+        await conn.close()
+
+    phones = [asyncio.create_task(phone(t)) for t in range(count) for _ in range(PHONES)]
+    await asyncio.gather(*(record(t) for t in range(count)))
+    for task in phones:
+        task.cancel()
+    await asyncio.gather(*phones, return_exceptions=True)
+    news.errors += count * PHONES - len(opened)  # a phone whose stream never opened
+    return {"news": news, "refresh": refresh, "record": records}
+
+
 # ---- the report ------------------------------------------------------------------------------
 
 
@@ -393,41 +479,82 @@ def report(database: str, results: dict[str, dict[str, float]], steps: list[tupl
     print(f"largest T with poll p95 under 50 ms and no errors: {best}")
 
 
-async def bench(database: str, quick: bool, simulate: bool = True) -> None:
+def report_live(database: str, steps: list[tuple[int, dict]]) -> None:
+    print(
+        f"\n== {database}: T tables, 4 phones each with a stream of news open (events server, "
+        f"one asgi worker), a round every {RECORD_EVERY:.0f} s"
+    )
+    print(f"{'T':>6}{'streams':>9}{'news p50':>10}{'news p95':>10}{'refresh p95':>13}"
+          f"{'record p95':>12}{'errors':>8}{'client CPU':>12}")  # fmt: skip
+    best = 0
+    for count, stats in steps:
+        news, refresh, records = stats["news"], stats["refresh"], stats["record"]
+        errors = news.errors + refresh.errors + records.errors
+        print(f"{count:>6}{count * PHONES:>9}{news.pct(50):>10.0f}{news.pct(95):>10.0f}"
+              f"{refresh.pct(95):>13.1f}{records.pct(95):>12.1f}{errors:>8}"
+              f"{stats['client cpu']:>11.0%} of a core")  # fmt: skip
+        if max(refresh.pct(95), records.pct(95)) < 50 and news.pct(95) < 1000 and errors == 0:
+            best = count
+    print(
+        "largest T with every phone told within 1 s (p95), its refresh and the record under "
+        f"50 ms (p95), and no errors: {best}"
+    )
+
+
+async def bench(database: str, quick: bool, simulate: bool = True, only_live: bool = False) -> None:
     counts = [25, 100, 200] if quick else [25, 50, 100, 200, 300, 400, 600]
+    live_counts = [250, 1000] if quick else [250, 500, 1000, 1500, 2000]
     seconds = 2.0 if quick else 4.0
     sim_seconds = 12.0 if quick else 20.0
     with tempfile.TemporaryDirectory() as tmp:
         env = environment(database, Path(tmp))
-        games = prepare(database, env, max(counts))
-        port = free_port()
+        games = prepare(database, env, max(counts + live_counts))
+        port, events_port = free_port(), free_port()
         server = start_server(env, port)
+        events = start_server(env, events_port, "config/gunicorn_events.py")
+        live_steps, steps, results = [], [], {}
+        polled = games[: max(counts)] + games[-1:]  # the same 600 games as before live news
         try:
-            results = throughput(port, games, seconds, REPEATS[quick])
-            steps = []
-            for count in counts if simulate else []:
+            if not only_live:
+                results = throughput(port, polled, seconds, REPEATS[quick])
+            for count in counts if simulate and not only_live else []:
                 cpu = time.process_time()
-                stats = await tables(port, games[:-1], count, sim_seconds)
+                stats = await tables(port, polled[:-1], count, sim_seconds)
                 stats["seconds"] = sim_seconds
                 # The simulating client shares the 2 cores with the server: say how much it took.
                 stats["client cpu"] = (time.process_time() - cpu) / sim_seconds
                 steps.append((count, stats))
                 if stats["poll"].pct(95) > 200 or stats["poll"].errors:
                     break  # well past what the machine carries
+            for count in live_counts if simulate else []:
+                cpu = time.process_time()
+                stats = await live_tables(port, events_port, games[:-1], count, sim_seconds)
+                stats["client cpu"] = (time.process_time() - cpu) / (sim_seconds + count / 200)
+                live_steps.append((count, stats))
         finally:
             stop_server(server)
-    report(database, results, steps, quick)
+            stop_server(events)
+    if results:
+        report(database, results, steps, quick)
+    if live_steps:
+        report_live(database, live_steps)
 
 
 def main() -> None:
+    # Thousands of streams: as many open files as this session may have.
+    import resource
+
+    _, most = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (most, most))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs, fewer steps")
     parser.add_argument("--database", choices=["sqlite", "postgresql"], action="append")
-    parser.add_argument("--no-tables", action="store_true", help="skip the T-tables simulation")
+    parser.add_argument("--no-tables", action="store_true", help="skip the T-tables simulations")
+    parser.add_argument("--only-live", action="store_true", help="only the live news simulation")
     args = parser.parse_args()
     print(f"Knock load benchmark on {os.cpu_count()} cores; gunicorn 3 workers × 4 threads")
     for database in args.database or ["sqlite", "postgresql"]:
-        asyncio.run(bench(database, args.quick, not args.no_tables))
+        asyncio.run(bench(database, args.quick, not args.no_tables, args.only_live))
 
 
 if __name__ == "__main__":
