@@ -41,6 +41,7 @@ POSTGRES_URL = os.environ.get(
 )
 POLL_EVERY, RECORD_EVERY, PHONES = 2.0, 30.0, 4
 REPEATS = {False: 5, True: 2}  # runs of each request, by --quick
+HTMX = {"HX-Request": "true"}  # what htmx adds to the page's own requests
 
 
 # ---- a small HTTP/1.1 keep-alive client on asyncio -------------------------------------------
@@ -368,14 +369,18 @@ async def live_tables(
     port: int, events_port: int, games: list[dict[str, str]], count: int, seconds: float
 ) -> dict[str, Stats]:
     """T tables whose 4 phones each hold a stream of news open on the events server instead of
-    polling. A phone that hears of a change asks the app server what changed, as the page does:
-    the poll (which says "changed") and then the table page. One round every 30 s per table."""
+    polling. A phone that hears of a version it does not show asks the app server for the table,
+    as the page does. One round every 30 s per table, recorded as the page records it (htmx),
+    by a fifth phone, so that all four redraw."""
+    wrk(port, [g["table"] for g in games[:50]], 2, headers=HTMX)  # every worker warmed up
     secrets = await csrf(port, games[0]["table"])
     news, refresh, records = Stats(), Stats(), Stats()
     recorded = [0.0] * count  # when each table's latest round was sent
     ramp = min(5.0, count / 200)  # phones open their streams over a few seconds, not at once
-    stop = time.monotonic() + ramp + seconds
     opened: list[int] = []
+    all_open = asyncio.Event()
+    began = time.monotonic()
+    stop = began + 120 + seconds  # moved on once every stream is open
 
     async def phone(table: int) -> None:
         await asyncio.sleep(random.uniform(0, ramp))
@@ -396,6 +401,8 @@ async def live_tables(
                 news.errors += 1
                 return
             opened.append(table)
+            if len(opened) == count * PHONES:
+                all_open.set()
             buffer = b""
             while True:
                 size = int((await reader.readline()).strip() or b"0", 16)  # chunked
@@ -406,16 +413,17 @@ async def live_tables(
                     message, buffer = buffer.split(b"\n\n", 1)
                     if b"event: changed" not in message:
                         continue  # the retry line, or a comment
-                    if recorded[table]:  # (not what earlier runs on this game did)
+                    heard = int(message.rsplit(b"data: ", 1)[1])
+                    if recorded[table] and heard != version:  # (not an earlier run's rounds)
                         news.add(time.perf_counter() - recorded[table], True)
-                        for path in (f"{game['poll']}?v={version}", game["table"]):
-                            start = time.perf_counter()
-                            try:
-                                status, _ = await conn.request("GET", path)
-                                refresh.add(time.perf_counter() - start, status in (200, 204))
-                            except (OSError, ConnectionError, asyncio.IncompleteReadError):
-                                refresh.add(time.perf_counter() - start, False)
-                    version = int(message.rsplit(b"data: ", 1)[1])
+                        # The page redraws its table region, as htmx asks for it.
+                        start = time.perf_counter()
+                        try:
+                            status, _ = await conn.request("GET", game["table"], HTMX)
+                            refresh.add(time.perf_counter() - start, status == 200)
+                        except (OSError, ConnectionError, asyncio.IncompleteReadError):
+                            refresh.add(time.perf_counter() - start, False)
+                    version = heard
         except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError):
             if time.monotonic() < stop:
                 news.errors += 1
@@ -425,25 +433,35 @@ async def live_tables(
 
     async def record(table: int) -> None:
         conn = Connection(port)
-        await asyncio.sleep(ramp + random.uniform(0, RECORD_EVERY))
+        await all_open.wait()  # the rounds start once every phone listens
+        await asyncio.sleep(random.uniform(0, RECORD_EVERY))
         while time.monotonic() < stop:
             tick = time.monotonic()
             recorded[table] = start = time.perf_counter()
+            path, headers, body = record_request(games[table], secrets)
             try:
-                status, _ = await conn.request("POST", *record_request(games[table], secrets))
-                records.add(time.perf_counter() - start, status == 302)
+                status, _ = await conn.request("POST", path, {**headers, **HTMX}, body)
+                records.add(time.perf_counter() - start, status == 200)  # the table, as htmx has it
             except (OSError, ConnectionError, asyncio.IncompleteReadError):
                 records.add(time.perf_counter() - start, False)
             await asyncio.sleep(max(0.0, RECORD_EVERY - (time.monotonic() - tick)))
         await conn.close()
 
     phones = [asyncio.create_task(phone(t)) for t in range(count) for _ in range(PHONES)]
+    try:
+        await asyncio.wait_for(all_open.wait(), 120)
+    except TimeoutError:
+        all_open.set()  # measure anyway: the phones that never listened count as errors
+    opening = time.monotonic() - began
+    stop = time.monotonic() + seconds
+    cpu = time.process_time()
     await asyncio.gather(*(record(t) for t in range(count)))
     for task in phones:
         task.cancel()
     await asyncio.gather(*phones, return_exceptions=True)
     news.errors += count * PHONES - len(opened)  # a phone whose stream never opened
-    return {"news": news, "refresh": refresh, "record": records}
+    return {"news": news, "refresh": refresh, "record": records, "opening": opening,
+            "client cpu": (time.process_time() - cpu) / seconds}  # fmt: skip
 
 
 # ---- the report ------------------------------------------------------------------------------
@@ -484,13 +502,14 @@ def report_live(database: str, steps: list[tuple[int, dict]]) -> None:
         f"\n== {database}: T tables, 4 phones each with a stream of news open (events server, "
         f"one asgi worker), a round every {RECORD_EVERY:.0f} s"
     )
-    print(f"{'T':>6}{'streams':>9}{'news p50':>10}{'news p95':>10}{'refresh p95':>13}"
-          f"{'record p95':>12}{'errors':>8}{'client CPU':>12}")  # fmt: skip
+    print(f"{'T':>6}{'streams':>9}{'opened in':>11}{'news p50':>10}{'news p95':>10}"
+          f"{'refresh p95':>13}{'record p95':>12}{'errors':>8}{'client CPU':>12}")  # fmt: skip
     best = 0
     for count, stats in steps:
         news, refresh, records = stats["news"], stats["refresh"], stats["record"]
         errors = news.errors + refresh.errors + records.errors
-        print(f"{count:>6}{count * PHONES:>9}{news.pct(50):>10.0f}{news.pct(95):>10.0f}"
+        print(f"{count:>6}{count * PHONES:>9}{stats['opening']:>10.1f}s"
+              f"{news.pct(50):>10.0f}{news.pct(95):>10.0f}"
               f"{refresh.pct(95):>13.1f}{records.pct(95):>12.1f}{errors:>8}"
               f"{stats['client cpu']:>11.0%} of a core")  # fmt: skip
         if max(refresh.pct(95), records.pct(95)) < 50 and news.pct(95) < 1000 and errors == 0:
@@ -527,9 +546,7 @@ async def bench(database: str, quick: bool, simulate: bool = True, only_live: bo
                 if stats["poll"].pct(95) > 200 or stats["poll"].errors:
                     break  # well past what the machine carries
             for count in live_counts if simulate else []:
-                cpu = time.process_time()
                 stats = await live_tables(port, events_port, games[:-1], count, sim_seconds)
-                stats["client cpu"] = (time.process_time() - cpu) / (sim_seconds + count / 200)
                 live_steps.append((count, stats))
         finally:
             stop_server(server)

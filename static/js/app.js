@@ -61,9 +61,18 @@
   // is enough to poll again (until a stream opens anew).
   window.addEventListener("offline", () => delete root.dataset.live);
   document.addEventListener("htmx:confirm", (event) => {
-    const byTheClock = !event.detail.triggeringEvent;
-    if (root.dataset.live && byTheClock && event.target.hasAttribute("data-poll")) {
+    const poll = event.target;
+    if (!poll.hasAttribute("data-poll")) return;
+    const cause = event.detail.triggeringEvent;
+    if (cause && cause.type === "sse:changed") {
+      // The news says the game's version: the page redraws itself if it shows another one,
+      // without asking the poll first.
       event.preventDefault();
+      if (cause.detail.data !== poll.dataset.version) {
+        document.body.dispatchEvent(new CustomEvent("game-changed"));
+      }
+    } else if (!cause && root.dataset.live) {
+      event.preventDefault(); // the clock's poll, while the stream is open
     }
   });
 
