@@ -119,7 +119,16 @@ CACHES: dict[str, dict[str, Any]] = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "TIMEOUT": 600,
         "OPTIONS": {"MAX_ENTRIES": 1000},
-    }
+    },
+    # A table's region as every phone asks for it after a change, shared by the app servers'
+    # processes through the database, so that it is drawn once per change, not once per process
+    # (the table created by migration 0012).
+    "pages": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "knock_kept_pages",
+        "TIMEOUT": 600,
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    },
 }
 
 LANGUAGE_CODE = "en"

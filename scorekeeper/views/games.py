@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.core.handlers.asgi import ASGIRequest
 from django.db import transaction
 from django.http import Http404, HttpResponse, StreamingHttpResponse
@@ -125,7 +125,7 @@ def game(request: HtmxHttpRequest, game_id: uuid.UUID, **keys: str) -> HttpRespo
     link = url_link(dict(keys), read_only_ok=True)
     stamp = stamp_for_key(game_id, link.key_field, link.key)
     if stamp is not None and not _has_messages(request):
-        page = cache.get(_page_key(request, game_id, stamp, link))
+        page = _kept_page(request, _page_key(request, game_id, stamp, link), link)
         if page is not None:
             if not link.read_only:
                 remember_club(request, link.key, stamp.club_name)
@@ -169,17 +169,34 @@ def _kept_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """
     if _has_messages(request):
         return _render_table(request, game)
-    key = _page_key(request, game.pk, GameStamp.of(game), request.link)
-    page = cache.get(key)
+    link = request.link
+    key = _page_key(request, game.pk, GameStamp.of(game), link)
+    page = _kept_page(request, key, link)
     if page is None:
         marks = {"csrf_token": CSRF_MARK, "csp_nonce": NONCE_MARK}
         page = _render_table(request, game, marks, tap=TAP_MARK).content.decode()
         cache.set(key, page, PAGE_SECONDS)
+        if request.htmx:
+            caches["pages"].set(key, page.replace(link.key, KEY_MARK), PAGE_SECONDS)
     return _filled_in(request, page)
 
 
-# What the kept table page holds in place of what differs per request.
+def _kept_page(request: HtmxHttpRequest, key: str, link: Link) -> str | None:
+    """A page this process keeps or, for a table region (what every phone asks for after a
+    change), one another process or app server drew. The shared copy is in the database, so
+    it holds a mark in place of the club's key, which the database never holds."""
+    page = cache.get(key)
+    if page is None and request.htmx:
+        shared = caches["pages"].get(key)
+        if shared is not None:
+            page = shared.replace(KEY_MARK, link.key)
+            cache.set(key, page, PAGE_SECONDS)
+    return page
+
+
+# What the kept table page holds in place of what differs per request (and, shared, per link).
 CSRF_MARK, NONCE_MARK, TAP_MARK = "knock-csrf-mark", "knock-nonce-mark", "knock-tap-mark"
+KEY_MARK = "knock-key-mark"
 PAGE_SECONDS = 600
 
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 from django.test.signals import template_rendered
 
@@ -172,3 +173,42 @@ def test_the_fields_asked_by_hand_are_each_game_s_own(client):
     german = client.get(ann.get_absolute_url(), headers={"accept-language": "de"})
     german_page = german.content.decode().replace("Wer hat geklopft?", "Who knocked?")
     assert knockers(german_page)[0] == (" checked", "Niemand")
+
+
+def test_a_table_region_drawn_by_one_process_is_served_by_the_others(client, drawn):
+    """After a change every phone asks for the table region, and the app server's processes
+    share it through the database: another process (here, this one with its own cache emptied)
+    serves it without drawing. The database holds it with the club's key taken out."""
+    game = make_game()
+    url, htmx = game.get_absolute_url(), {"HX-Request": "true"}
+    drawn_here = client.get(url, headers=htmx).content.decode()
+    assert "scorekeeper/_seat.html" in drawn
+    cache.clear()  # as a process that has not seen this game
+    drawn.clear()
+    served = client.get(url, headers=htmx).content.decode()
+    assert drawn == []
+    assert tap_id(served) != tap_id(drawn_here)
+    assert re.sub(r"[0-9a-f]{32}|value=\"\w{64}\"", "", served) == re.sub(
+        r"[0-9a-f]{32}|value=\"\w{64}\"", "", drawn_here
+    )  # the same page, but for the tap id and the CSRF token
+    assert f"/c/{game.club.key}/g/{game.id}/record" in served
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT value FROM knock_kept_pages")
+        stored = " ".join(row[0] for row in cursor.fetchall())
+    assert stored and game.club.key not in b64decode_all(stored)
+    # The view link's region is its own, with its own key put back.
+    view = client.get(f"/v/{game.club.view_key}/g/{game.id}/", headers=htmx).content.decode()
+    assert "/record" not in view and game.club.key not in view
+    # A whole page is kept by its process only: it names its own address.
+    cache.clear()
+    drawn.clear()
+    client.get(url)
+    assert "scorekeeper/game.html" in drawn
+
+
+def b64decode_all(stored: str) -> str:
+    """What the database cache holds, read back (it writes base64 of a pickle)."""
+    import base64
+    import pickle
+
+    return " ".join(pickle.loads(base64.b64decode(value)) for value in stored.split())
