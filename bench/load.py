@@ -42,6 +42,7 @@ POSTGRES_URL = os.environ.get(
 POLL_EVERY, RECORD_EVERY, PHONES = 2.0, 30.0, 4
 REPEATS = {False: 5, True: 2}  # runs of each request, by --quick
 HTMX = {"HX-Request": "true"}  # what htmx adds to the page's own requests
+SPREAD = 0.25  # seconds over which a page told of a change waits before asking (app.js)
 
 
 # ---- a small HTTP/1.1 keep-alive client on asyncio -------------------------------------------
@@ -240,6 +241,20 @@ def start_server(
     raise RuntimeError("gunicorn did not start")
 
 
+def cpu_seconds(server: subprocess.Popen) -> float:
+    """The CPU time gunicorn's master and workers have used so far (Linux's /proc)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(stat.parent.name), int(fields[1])
+        if server.pid in (pid, ppid):
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def stop_server(server: subprocess.Popen) -> None:
     os.killpg(server.pid, signal.SIGTERM)
     try:
@@ -366,8 +381,9 @@ async def tables(
 
 
 async def live_tables(
-    port: int, events_port: int, games: list[dict[str, str]], count: int, seconds: float
-) -> dict[str, Stats]:
+    servers: tuple[subprocess.Popen, subprocess.Popen],
+    port: int, events_port: int, games: list[dict[str, str]], count: int, seconds: float,
+) -> dict[str, Stats]:  # fmt: skip
     """T tables whose 4 phones each hold a stream of news open on the events server instead of
     polling. A phone that hears of a version it does not show asks the app server for the table,
     as the page does. One round every 30 s per table, recorded as the page records it (htmx),
@@ -416,7 +432,9 @@ async def live_tables(
                     heard = int(message.rsplit(b"data: ", 1)[1])
                     if recorded[table] and heard != version:  # (not an earlier run's rounds)
                         news.add(time.perf_counter() - recorded[table], True)
-                        # The page redraws its table region, as htmx asks for it.
+                        # The page redraws its table region, as htmx asks for it, after a
+                        # moment of its own (SPREAD in static/js/app.js).
+                        await asyncio.sleep(random.uniform(0, SPREAD))
                         start = time.perf_counter()
                         try:
                             status, _ = await conn.request("GET", game["table"], HTMX)
@@ -455,13 +473,18 @@ async def live_tables(
     opening = time.monotonic() - began
     stop = time.monotonic() + seconds
     cpu = time.process_time()
+    server_cpu = [cpu_seconds(server) for server in servers]
     await asyncio.gather(*(record(t) for t in range(count)))
+    server_cpu = [
+        (cpu_seconds(s) - before) / seconds for s, before in zip(servers, server_cpu, strict=True)
+    ]
     for task in phones:
         task.cancel()
     await asyncio.gather(*phones, return_exceptions=True)
     news.errors += count * PHONES - len(opened)  # a phone whose stream never opened
     return {"news": news, "refresh": refresh, "record": records, "opening": opening,
-            "client cpu": (time.process_time() - cpu) / seconds}  # fmt: skip
+            "client cpu": (time.process_time() - cpu) / seconds,
+            "app cpu": server_cpu[0], "events cpu": server_cpu[1]}  # fmt: skip
 
 
 # ---- the report ------------------------------------------------------------------------------
@@ -503,7 +526,8 @@ def report_live(database: str, steps: list[tuple[int, dict]]) -> None:
         f"one asgi worker), a round every {RECORD_EVERY:.0f} s"
     )
     print(f"{'T':>6}{'streams':>9}{'opened in':>11}{'news p50':>10}{'news p95':>10}"
-          f"{'refresh p95':>13}{'record p95':>12}{'errors':>8}{'client CPU':>12}")  # fmt: skip
+          f"{'refresh p95':>13}{'record p95':>12}{'errors':>8}"
+          f"{'CPU: app':>10}{'events':>8}{'client':>8} (cores)")  # fmt: skip
     best = 0
     for count, stats in steps:
         news, refresh, records = stats["news"], stats["refresh"], stats["record"]
@@ -511,7 +535,8 @@ def report_live(database: str, steps: list[tuple[int, dict]]) -> None:
         print(f"{count:>6}{count * PHONES:>9}{stats['opening']:>10.1f}s"
               f"{news.pct(50):>10.0f}{news.pct(95):>10.0f}"
               f"{refresh.pct(95):>13.1f}{records.pct(95):>12.1f}{errors:>8}"
-              f"{stats['client cpu']:>11.0%} of a core")  # fmt: skip
+              f"{stats['app cpu']:>10.2f}{stats['events cpu']:>8.2f}"
+              f"{stats['client cpu']:>8.2f}")  # fmt: skip
         if max(refresh.pct(95), records.pct(95)) < 50 and news.pct(95) < 1000 and errors == 0:
             best = count
     print(
@@ -546,7 +571,9 @@ async def bench(database: str, quick: bool, simulate: bool = True, only_live: bo
                 if stats["poll"].pct(95) > 200 or stats["poll"].errors:
                     break  # well past what the machine carries
             for count in live_counts if simulate else []:
-                stats = await live_tables(port, events_port, games[:-1], count, sim_seconds)
+                stats = await live_tables(
+                    (server, events), port, events_port, games[:-1], count, sim_seconds
+                )
                 live_steps.append((count, stats))
         finally:
             stop_server(server)

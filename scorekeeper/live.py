@@ -13,6 +13,7 @@ of processes on any number of boxes tell their own streams.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import uuid
 import weakref
@@ -28,7 +29,7 @@ from .models import Game
 
 log = logging.getLogger(__name__)
 
-TICK = 0.5  # seconds between the watcher's queries: how late, at most, a stream hears news
+TICK = 0.25  # seconds between the watcher's queries: how late, at most, a stream hears news
 HEARTBEAT = 20  # a comment this often keeps a proxy from closing a quiet stream
 LIFETIME = (
     600  # a stream ends after this long; the page opens another, and its link is checked again
@@ -158,7 +159,22 @@ class Watcher:
 
 
 def _versions(ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
-    return dict(Game.objects.filter(id__in=ids).values_list("id", "version"))
+    """The versions of these games, in one statement with one parameter (the ORM's ``id__in``
+    would send a parameter per game, a new statement for PostgreSQL to plan at each count, and
+    cost several times more with a thousand games followed)."""
+    table, column = Game._meta.db_table, connection.ops.quote_name("version")
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"SELECT id, {column} FROM {table} WHERE id = ANY(%s::uuid[])",
+                [[str(game_id) for game_id in ids]],
+            )
+        else:  # SQLite keeps a UUID as its 32 hex digits
+            cursor.execute(
+                f"SELECT id, {column} FROM {table} WHERE id IN (SELECT value FROM json_each(%s))",
+                [json.dumps([game_id.hex for game_id in ids])],
+            )
+        return {uuid.UUID(str(game_id)): version for game_id, version in cursor.fetchall()}
 
 
 def _on_one_connection(function: Callable[..., Any], *args: Any) -> Any:

@@ -49,6 +49,8 @@
     if (!root.dataset.unsent) document.body.dispatchEvent(new CustomEvent("game-changed"));
   });
 
+  const SPREAD = 250; // ms over which the phones told of a change ask for it
+
   /* A game's page with its stream of news open (server-sent events) hears of a change at once,
    * so it skips the polls its clock asks for, and polls again as soon as the stream drops. */
   document.addEventListener("htmx:sseOpen", () => {
@@ -66,10 +68,13 @@
     const cause = event.detail.triggeringEvent;
     if (cause && cause.type === "sse:changed") {
       // The news says the game's version: the page redraws itself if it shows another one,
-      // without asking the poll first.
+      // without asking the poll first. Every phone at the table (and at every table the same
+      // tick told) hears it at once: each waits a moment of its own, so they do not all ask
+      // the server in the same millisecond.
       event.preventDefault();
       if (cause.detail.data !== poll.dataset.version) {
-        document.body.dispatchEvent(new CustomEvent("game-changed"));
+        const redraw = () => document.body.dispatchEvent(new CustomEvent("game-changed"));
+        window.setTimeout(redraw, Math.random() * SPREAD);
       }
     } else if (!cause && root.dataset.live) {
       event.preventDefault(); // the clock's poll, while the stream is open
