@@ -31,9 +31,8 @@ log = logging.getLogger(__name__)
 
 TICK = 0.25  # seconds between the watcher's queries: how late, at most, a stream hears news
 HEARTBEAT = 20  # a comment this often keeps a proxy from closing a quiet stream
-LIFETIME = (
-    600  # a stream ends after this long; the page opens another, and its link is checked again
-)
+# A stream ends after this long; the page opens another, and its link is checked again.
+LIFETIME = 600
 RETRY = 2000  # milliseconds a browser waits before opening a stream again
 
 
