@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import uuid
 import weakref
 from collections.abc import AsyncIterator, Callable
@@ -31,9 +32,13 @@ log = logging.getLogger(__name__)
 
 TICK = 0.25  # seconds between the watcher's queries: how late, at most, a stream hears news
 HEARTBEAT = 20  # a comment this often keeps a proxy from closing a quiet stream
-# A stream ends after this long; the page opens another, and its link is checked again.
+# A stream ends after about this long (give or take a tenth, so that streams opened together do
+# not end together); the page opens another, and its link is checked again.
 LIFETIME = 600
-RETRY = 2000  # milliseconds a browser waits before opening a stream again
+# How long a browser waits before opening a stream again, in milliseconds: each stream says its
+# own, so that the thousands of pages an events server's restart cuts off come back spread over
+# several seconds rather than at once (they poll meanwhile).
+RETRY = (2000, 10000)
 
 
 def event(version: int | None) -> bytes:
@@ -92,10 +97,10 @@ class Watcher:
         seconds, with a comment every ``heartbeat`` seconds while nothing happens."""
         watched = self._follow(game_id, version)
         try:
-            yield f"retry: {RETRY}\n\n".encode()
+            yield f"retry: {random.randint(*RETRY)}\n\n".encode()
             told = heard
             loop = asyncio.get_running_loop()
-            ends = loop.time() + lifetime
+            ends = loop.time() + lifetime * random.uniform(0.9, 1.1)
             while True:
                 if watched.version != told:
                     told = watched.version
