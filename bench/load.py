@@ -502,6 +502,8 @@ def report(database: str, results: dict[str, dict[str, float]], steps: list[tupl
               f"{row['errors']:>8}{row['ratio']:>10.2f}")  # fmt: skip
     ratio = results["table page, 200 rounds"]["ratio"] / results["table page, 2 rounds"]["ratio"]
     print(f"{'200-round table page vs 2-round':<26}{ratio:>45.2f}")
+    if not steps:
+        return
     print(
         f"\n== {database}: T tables, 4 phones each polling every {POLL_EVERY:.0f} s, a round every {RECORD_EVERY:.0f} s"
     )

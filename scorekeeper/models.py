@@ -14,7 +14,10 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cached_property, lru_cache
@@ -331,6 +334,26 @@ def stored_rules(data: str, version: int = RULES_VERSION) -> RuleSet:
     return read_stored_rules(json.loads(data), version)
 
 
+_one_writer = threading.Lock()
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """A transaction that writes a game.
+
+    SQLite has one writer at a time. A thread that finds it busy waits in SQLite's busy handler,
+    which sleeps in steps of up to 100 ms and leaves the lock idle meanwhile; so the threads of a
+    process take turns on a lock of their own first, and each is woken the moment the one before
+    has committed. Inside a transaction already open (which may hold SQLite's lock) it only
+    nests, lest it wait for a thread that waits for it."""
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        with transaction.atomic():
+            yield
+        return
+    with _one_writer, transaction.atomic():
+        yield
+
+
 BIN_DAYS = 30  # how long a deleted game can be restored
 
 
@@ -549,7 +572,7 @@ class Game(models.Model):
             told = self.told(self.state, step)
             new = inputs.as_round(self, number=step.number)
             try:
-                with transaction.atomic():
+                with writing():
                     moved = Game.objects.filter(pk=self.pk, version=self.version).update(
                         version=self.version + 1, state_data=state_record(after, told),
                         round_count=after.rounds, finished=after.game_over,
@@ -576,7 +599,7 @@ class Game(models.Model):
 
     def undo(self, seen_version: int | None = None) -> Round:
         """Take back the last round. It stays in the database, marked undone."""
-        with transaction.atomic():
+        with writing():
             game = self.locked()
             game.check_version(seen_version)
             rounds = game.active_rounds()
@@ -594,7 +617,7 @@ class Game(models.Model):
     def edit_round(self, number: int, inputs: RoundInputs, seen_version: int | None = None
                    ) -> list[str]:  # fmt: skip
         """Replace a past round and work out every later one again; says what changed."""
-        with transaction.atomic():
+        with writing():
             game = self.locked()
             game.check_version(seen_version)
             rounds = game.active_rounds()
