@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection
@@ -27,7 +28,8 @@ RETRY_LINE = re.compile(rb"retry: ([2-9]\d{3}|10000)\n\n")
 
 def run(test):
     """Run a coroutine on a new loop, with its own watcher, closed at the end (its thread's
-    connection too, which would otherwise keep the test database open)."""
+    connection too, which would otherwise keep the test database open). The loop runs in a
+    thread of its own: the browser tests' Playwright may keep one running in this one."""
 
     async def main():
         try:
@@ -35,7 +37,12 @@ def run(test):
         finally:
             live.watcher().close()
 
-    return asyncio.run(main())
+    return in_a_thread(asyncio.run, main())
+
+
+def in_a_thread(function, *args):
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args).result()
 
 
 async def next_chunk(stream, within: float = 3.0) -> bytes:
@@ -204,7 +211,8 @@ def test_a_server_that_cannot_hold_streams_says_so_and_the_page_polls(client):
     """Under WSGI (runserver, the gthread app server) a stream would hold a thread: 204 tells
     the browser not to reconnect soon, and the page keeps its poll."""
     game = make_game()
-    response = client.get(reverse("game-events", args=[game.club.key, game.id]), {"v": "0"})
+    url = reverse("game-events", args=[game.club.key, game.id])
+    response = in_a_thread(client.get, url, {"v": "0"})  # an async view, served synchronously
     assert response.status_code == 204
     for url in (game.get_absolute_url(), reverse("round-log", args=[game.club.key, game.id])):
         page = client.get(url).content.decode()
