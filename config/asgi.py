@@ -1,4 +1,4 @@
-"""ASGI entry point for gunicorn's asgi worker (see gunicorn.py)."""
+"""ASGI entry point for gunicorn's asgi worker: the events server (see gunicorn_events.py)."""
 
 import os
 

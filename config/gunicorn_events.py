@@ -13,10 +13,11 @@ from config.gunicorn import RedactingLogger
 wsgi_app = "config.asgi:application"
 bind = os.environ.get("KNOCK_EVENTS_BIND", "127.0.0.1:8001")
 worker_class = "asgi"
-# Each process has one watcher, which asks the database about its streams' games twice a second.
+# Each process has one watcher, which asks the database about its streams' games four times a
+# second; one process holds thousands of streams.
 workers = int(os.environ.get("KNOCK_EVENTS_WORKERS", 1))
 timeout = 30
-graceful_timeout = 10  # streams are cut at a restart; the pages open them again at once
+graceful_timeout = 10  # streams are cut at a restart; pages poll until they open them again
 keepalive = 5
 accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-") or None
 logger_class = RedactingLogger
