@@ -380,6 +380,17 @@ async def tables(
     return {"poll": polls, "record": records}
 
 
+async def timed(stats: Stats, conn: Connection, method: str, path: str,
+                headers: dict[str, str], body: bytes = b"") -> None:  # fmt: skip
+    """One request, into ``stats``: its latency, and whether it was answered 200."""
+    start = time.perf_counter()
+    try:
+        status, _ = await conn.request(method, path, headers, body)
+        stats.add(time.perf_counter() - start, status == 200)
+    except (OSError, ConnectionError, asyncio.IncompleteReadError):
+        stats.add(time.perf_counter() - start, False)
+
+
 async def live_tables(
     servers: tuple[subprocess.Popen, subprocess.Popen],
     port: int, events_port: int, games: list[dict[str, str]], count: int, seconds: float,
@@ -435,12 +446,7 @@ async def live_tables(
                         # The page redraws its table region, as htmx asks for it, after a
                         # moment of its own (SPREAD in static/js/app.js).
                         await asyncio.sleep(random.uniform(0, SPREAD))
-                        start = time.perf_counter()
-                        try:
-                            status, _ = await conn.request("GET", game["table"], HTMX)
-                            refresh.add(time.perf_counter() - start, status == 200)
-                        except (OSError, ConnectionError, asyncio.IncompleteReadError):
-                            refresh.add(time.perf_counter() - start, False)
+                        await timed(refresh, conn, "GET", game["table"], HTMX)
                     version = heard
         except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError):
             if time.monotonic() < stop:
@@ -455,13 +461,10 @@ async def live_tables(
         await asyncio.sleep(random.uniform(0, RECORD_EVERY))
         while time.monotonic() < stop:
             tick = time.monotonic()
-            recorded[table] = start = time.perf_counter()
+            recorded[table] = time.perf_counter()
             path, headers, body = record_request(games[table], secrets)
-            try:
-                status, _ = await conn.request("POST", path, {**headers, **HTMX}, body)
-                records.add(time.perf_counter() - start, status == 200)  # the table, as htmx has it
-            except (OSError, ConnectionError, asyncio.IncompleteReadError):
-                records.add(time.perf_counter() - start, False)
+            # The answer is the table, as htmx has it (200).
+            await timed(records, conn, "POST", path, {**headers, **HTMX}, body)
             await asyncio.sleep(max(0.0, RECORD_EVERY - (time.monotonic() - tick)))
         await conn.close()
 

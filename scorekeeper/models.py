@@ -664,7 +664,7 @@ class Game(models.Model):
     def rederive(self) -> GameState:
         """Work the state out again from the rounds and store it (after a rename: the names
         are in the stored words)."""
-        with transaction.atomic():
+        with writing():
             game = self.locked()
             after, steps = game.steps()
             game.store(after, steps)
