@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, models, transaction
+from django.db import IntegrityError, connection, connections, models, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -32,6 +32,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from . import plainsql
 from .rules import PRESETS, Result, RuleSet, build_rules
 from .rules.errors import InputError
 from .rules.game import (
@@ -367,18 +368,23 @@ class GameQuerySet(models.QuerySet["Game"]):
         the secret link, "view_key_hash" for the view link); None otherwise.
 
         Every tap at the table and every page of a game passes here, so it is one indexed
-        query in plain SQL, read through ``raw()`` (the game's fields converted as the ORM
-        converts them): building it with the ORM cost twice as much as running it. The club
-        comes with the columns its pages use (plain text and numbers); the rest of it is
-        deferred, and read only if asked for.
+        query in plain SQL (``plainsql``). The club comes with the columns its pages use
+        (plain text and numbers); the rest of it is deferred, and read only if asked for.
         """
-        quote = connection.ops.quote_name
-        club_columns = ", ".join(f"c.{quote(c)} AS {quote('club_' + c)}" for c in CLUB_COLUMNS)
+        fields = Game._meta.concrete_fields
+        club_fields = tuple(plainsql.field(Club, name) for name in ("id", *CLUB_COLUMNS))
         where, params = _opened_by(game_id, key_field, key)
-        game = next(iter(self.raw(f"SELECT g.*, {club_columns} {where}", params)), None)
-        if game is not None:
-            values = [game.__dict__.pop("club_" + column) for column in CLUB_COLUMNS]
-            game.club = Club.from_db(self.db, ["id", *CLUB_COLUMNS], [game.club_id, *values])
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(
+                f"SELECT {plainsql.columns('g', fields, self.db)}, "
+                f"{plainsql.columns('c', club_fields, self.db)} {where}",
+                params,
+            )
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        game = plainsql.from_row(Game, fields, row[: len(fields)], self.db)
+        game.club = plainsql.from_row(Club, club_fields, row[len(fields) :], self.db)
         return game
 
     def in_progress(self) -> GameQuerySet:
@@ -570,17 +576,19 @@ class Game(models.Model):
                 raise InputError(_("the rules leave this open: the table must choose"), "choice")
             after = advance(self.state, step)
             told = self.told(self.state, step)
-            new = inputs.as_round(self, number=step.number)
+            version = self.version + 1
+            new = {"game_id": self.pk, "number": step.number, "version": version,
+                   **inputs.stored()}  # fmt: skip
             try:
                 with writing():
-                    moved = Game.objects.filter(pk=self.pk, version=self.version).update(
-                        version=self.version + 1, state_data=state_record(after, told),
-                        round_count=after.rounds, finished=after.game_over,
-                        result_text=result_text(after),
+                    moved = plainsql.update(
+                        Game, where={"id": self.pk, "version": self.version},
+                        values={"version": version, "round_count": after.rounds,
+                                "state_data": state_record(after, told),
+                                "finished": after.game_over, "result_text": result_text(after)},
                     )  # fmt: skip
                     if moved:
-                        new.version = self.version + 1
-                        new.save()
+                        plainsql.insert(Round, new)
                         self.add_tallies(step, after)
             except IntegrityError:
                 # Only a tap already recorded may collide here; anything else is a fault.
@@ -588,7 +596,7 @@ class Game(models.Model):
                     raise AlreadyRecorded from None
                 raise
             if moved:
-                self.set_state(self.version + 1, after, told)
+                self.set_state(version, after, told)
                 return step
             # Another phone changed the game between our reading and our writing.
             fresh = self.fresh()
@@ -683,13 +691,13 @@ class Game(models.Model):
 
     def add_tallies(self, step: Step, after: GameState) -> None:
         """One more round's tallies: an UPDATE for each seat it touched (one or two, mostly)."""
+        results = seat_results(after)
         for position, counts in enumerate(tallies(step, len(after.names))):
-            changed = {name: F(name) + n for name, n in counts.items() if n}
-            if changed:
-                GameSeat.objects.filter(game_id=self.pk, position=position).update(**changed)
-        if after.game_over:
-            for position, result in enumerate(seat_results(after)):
-                GameSeat.objects.filter(game_id=self.pk, position=position).update(result=result)
+            changed = {name: n for name, n in counts.items() if n}
+            result = {"result": results[position]} if after.game_over else {}
+            if changed or result:
+                plainsql.update(GameSeat, where={"game": self.pk, "position": position},
+                                values=result, add=changed)  # fmt: skip
 
     def rebuild_tallies(self, after: GameState, steps: tuple[Step, ...]) -> None:
         seats = list(GameSeat.objects.filter(game_id=self.pk).order_by("position"))
@@ -910,9 +918,12 @@ class RoundInputs:
                           self.choice or None, self.losses)  # fmt: skip
 
     def as_round(self, game: Game, number: int) -> Round:
-        return Round(
-            game=game, number=number, ending=self.ending, knocker=self.knocker,
-            shown_by=list(self.shown_by),
+        return Round(game=game, number=number, **self.stored())
+
+    def stored(self) -> dict[str, Any]:
+        """The round's fields as ``Round`` stores them."""
+        return dict(
+            ending=self.ending, knocker=self.knocker, shown_by=list(self.shown_by),
             lowest=None if self.lowest is None else list(self.lowest),
             hands=None if self.hands is None else {str(k): v for k, v in self.hands.items()},
             choice=self.choice, client_id=self.client_id,

@@ -1,6 +1,9 @@
 """Games derive everything from their stored rounds: record, undo, edit, play again."""
 
+import dataclasses
+
 import pytest
+from django.utils import timezone
 
 from scorekeeper.models import CLUB_COLUMNS, Game, Round, RoundInputs, StaleGame, new_key
 from scorekeeper.rules.errors import InputError
@@ -165,6 +168,30 @@ def test_the_check_reports_a_stored_state_that_differs_from_the_rounds():
     assert f"{game.id}: the stored state or tallies differ" in out.getvalue()
     call_command("check_game_states", stdout=io.StringIO())
     assert Game.objects.get(pk=game.pk).state.pot == 1
+
+
+def test_a_round_is_stored_in_plain_sql_as_the_orm_would_have_stored_it():
+    """Recording writes its rows in plain SQL (``plainsql``): read back through the ORM, each
+    round is the one ``save()`` would have written, JSON, defaults and tallies included."""
+    game = make_game(mode=Game.Mode.COUNT)
+    taps = [
+        knock(game, "Ann", ["Ben", "Cat"]),
+        RoundInputs(ending="manual", losses={2: 2}, client_id="tap-2"),
+        RoundInputs(ending="knock", knocker=1, lowest=(0,), choice="", client_id="tap-3"),
+    ]
+    for number, tap in enumerate(taps, start=1):
+        before = timezone.now()
+        game.record(tap)
+        stored = Round.objects.get(game=game, number=number)
+        expected = tap.as_round(game, number=number)
+        for field in Round._meta.concrete_fields:
+            if field.name not in ("id", "created", "version"):
+                assert getattr(stored, field.attname) == getattr(expected, field.attname), field
+        assert stored.version == number and stored.state == Round.ACTIVE
+        assert before <= stored.created <= timezone.now()
+        assert RoundInputs.of(stored) == dataclasses.replace(tap, client_id="")
+    assert not game.tallies_differ()  # the counters added in SQL are those the rounds give
+    assert Game.objects.get(pk=game.pk).state == game.state
 
 
 def test_a_renamed_player_is_named_anew_in_the_stored_state():
