@@ -1,10 +1,65 @@
-from django.urls import path, re_path
+"""Knock's addresses, grouped by what they start with: Django tries a group's patterns only when
+its prefix matches, so the table's own requests (the poll, a tap) are found after a handful of
+tries instead of forty. A club's pages carry its secret key (``c/``) or its view key (``v/``)."""
+
+from django.urls import include, path, re_path
 
 from .api import api
 from .views import app, backup, clubs, games, printing, referee
 
+# A game's pages under its club's secret link: c/<key>/g/<game_id>/...
+game_patterns = [
+    path("", games.game, name="game"),
+    path("version", games.game_version, name="game-version"),
+    path("events", games.game_events, name="game-events"),
+    path("record", games.record, name="record"),
+    path("undo", games.undo, name="undo"),
+    path("mode", games.game_mode, name="game-mode"),
+    path("invite", games.invite, name="invite"),
+    path("name", games.name_game, name="name-game"),
+    path("rules", printing.game_rules, name="game-rules"),
+    path("rules.pdf", printing.game_rules, {"pdf": True}, name="game-rules-pdf"),
+    path("sheet", printing.game_sheet, name="game-sheet"),
+    path("sheet.pdf", printing.game_sheet, {"pdf": True}, name="game-sheet-pdf"),
+    re_path(r"^(?P<action>abandon|resume|delete|restore)$", games.set_aside, name="set-aside"),
+    path("referee", referee.game_referee, name="game-referee"),
+    path("rounds/<int:number>/edit", games.edit_round, name="edit-round"),
+    path("log", games.round_log, name="round-log"),
+    path("again", games.play_again, name="play-again"),
+]
+
+# A club's pages under its secret link: c/<key>/...
+club_patterns = [
+    path("g/<uuid:game_id>/", include(game_patterns)),
+    path("", clubs.club, name="club"),
+    path("players/add", clubs.add_player, name="add-player"),
+    path("players/<int:player_id>/rename", clubs.rename_player, name="rename-player"),
+    path("players/<int:player_id>/retire", clubs.retire_player, name="retire-player"),
+    path("games/new", games.new_game, name="new-game"),
+    path("stats", clubs.stats, name="stats"),
+    path("players/<int:player_id>/stats", clubs.player_stats, name="player-stats"),
+    path("replace-link", clubs.replace_link, name="replace-link"),
+    path("export.json", backup.export_club, name="export-club"),
+    path("games.csv", backup.export_games_csv, name="export-games-csv"),
+]
+
+# The view link's pages: the same views, opened read-only (access.Link.VIEW_PAGES): v/<key>/...
+view_patterns = [
+    path("g/<uuid:game_id>/", games.game, name="view-game"),
+    path("g/<uuid:game_id>/version", games.game_version, name="view-game-version"),
+    path("g/<uuid:game_id>/events", games.game_events, name="view-game-events"),
+    path("g/<uuid:game_id>/log", games.round_log, name="view-round-log"),
+    path("", clubs.club, name="view-club"),
+    path("stats", clubs.stats, name="view-stats"),
+    path("players/<int:player_id>/stats", clubs.player_stats, name="view-player-stats"),
+]
+
 urlpatterns = [
+    path("c/<str:key>/", include(club_patterns)),
+    path("v/<str:view_key>/", include(view_patterns)),
+    path("api/v1/", api.urls),
     path("", clubs.home, name="home"),
+    path("clubs/new", clubs.create_club, name="create-club"),
     path("referee/", referee.referee, name="referee"),
     path("rules/<str:preset>/", printing.preset_rules, name="preset-rules"),
     path("rules/<str:preset>.pdf", printing.preset_rules, {"pdf": True}, name="preset-rules-pdf"),
@@ -15,61 +70,4 @@ urlpatterns = [
     path("sw.js", app.service_worker, name="service-worker"),
     path("offline", app.offline, name="offline"),
     path("favicon.ico", app.favicon, name="favicon"),
-    path("clubs/new", clubs.create_club, name="create-club"),
-    path("c/<str:key>/", clubs.club, name="club"),
-    path("c/<str:key>/players/add", clubs.add_player, name="add-player"),
-    path("c/<str:key>/players/<int:player_id>/rename", clubs.rename_player, name="rename-player"),
-    path("c/<str:key>/players/<int:player_id>/retire", clubs.retire_player, name="retire-player"),
-    path("c/<str:key>/games/new", games.new_game, name="new-game"),
-    path("c/<str:key>/stats", clubs.stats, name="stats"),
-    path("c/<str:key>/players/<int:player_id>/stats", clubs.player_stats, name="player-stats"),
-    path("c/<str:key>/replace-link", clubs.replace_link, name="replace-link"),
-    path("c/<str:key>/export.json", backup.export_club, name="export-club"),
-    path("c/<str:key>/games.csv", backup.export_games_csv, name="export-games-csv"),
-    path("c/<str:key>/g/<uuid:game_id>/", games.game, name="game"),
-    path("c/<str:key>/g/<uuid:game_id>/version", games.game_version, name="game-version"),
-    path("c/<str:key>/g/<uuid:game_id>/events", games.game_events, name="game-events"),
-    path("c/<str:key>/g/<uuid:game_id>/record", games.record, name="record"),
-    path("c/<str:key>/g/<uuid:game_id>/undo", games.undo, name="undo"),
-    path("c/<str:key>/g/<uuid:game_id>/mode", games.game_mode, name="game-mode"),
-    path("c/<str:key>/g/<uuid:game_id>/invite", games.invite, name="invite"),
-    path("c/<str:key>/g/<uuid:game_id>/name", games.name_game, name="name-game"),
-    path("c/<str:key>/g/<uuid:game_id>/rules", printing.game_rules, name="game-rules"),
-    path(
-        "c/<str:key>/g/<uuid:game_id>/rules.pdf",
-        printing.game_rules,
-        {"pdf": True},
-        name="game-rules-pdf",
-    ),
-    path("c/<str:key>/g/<uuid:game_id>/sheet", printing.game_sheet, name="game-sheet"),
-    path(
-        "c/<str:key>/g/<uuid:game_id>/sheet.pdf",
-        printing.game_sheet,
-        {"pdf": True},
-        name="game-sheet-pdf",
-    ),
-    re_path(
-        r"^c/(?P<key>[^/]+)/g/(?P<game_id>[0-9a-f-]{36})/(?P<action>abandon|resume|delete|restore)$",
-        games.set_aside,
-        name="set-aside",
-    ),
-    path("c/<str:key>/g/<uuid:game_id>/referee", referee.game_referee, name="game-referee"),
-    path(
-        "c/<str:key>/g/<uuid:game_id>/rounds/<int:number>/edit", games.edit_round, name="edit-round"
-    ),
-    path("c/<str:key>/g/<uuid:game_id>/log", games.round_log, name="round-log"),
-    path("c/<str:key>/g/<uuid:game_id>/again", games.play_again, name="play-again"),
-    # The view link's pages: the same views, opened read-only.
-    path("v/<str:view_key>/", clubs.club, name="view-club"),
-    path("v/<str:view_key>/stats", clubs.stats, name="view-stats"),
-    path(
-        "v/<str:view_key>/players/<int:player_id>/stats",
-        clubs.player_stats,
-        name="view-player-stats",
-    ),
-    path("v/<str:view_key>/g/<uuid:game_id>/", games.game, name="view-game"),
-    path("v/<str:view_key>/g/<uuid:game_id>/log", games.round_log, name="view-round-log"),
-    path("v/<str:view_key>/g/<uuid:game_id>/version", games.game_version, name="view-game-version"),
-    path("v/<str:view_key>/g/<uuid:game_id>/events", games.game_events, name="view-game-events"),
-    path("api/v1/", api.urls),
 ]
