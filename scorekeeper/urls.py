@@ -2,13 +2,13 @@
 its prefix matches, so the table's own requests (the poll, a tap) are found after a handful of
 tries instead of forty. A club's pages carry its secret key (``c/``) or its view key (``v/``)."""
 
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 
 from .api import api
 from .views import app, backup, clubs, games, printing, referee
 
 # A game's pages under its club's secret link: c/<key>/g/<game_id>/...
-game_patterns = [
+game_patterns: list[URLPattern | URLResolver] = [
     path("", games.game, name="game"),
     path("version", games.game_version, name="game-version"),
     path("events", games.game_events, name="game-events"),
@@ -29,7 +29,7 @@ game_patterns = [
 ]
 
 # A club's pages under its secret link: c/<key>/...
-club_patterns = [
+club_patterns: list[URLPattern | URLResolver] = [
     path("g/<uuid:game_id>/", include(game_patterns)),
     path("", clubs.club, name="club"),
     path("players/add", clubs.add_player, name="add-player"),
@@ -44,7 +44,7 @@ club_patterns = [
 ]
 
 # The view link's pages: the same views, opened read-only (access.Link.VIEW_PAGES): v/<key>/...
-view_patterns = [
+view_patterns: list[URLPattern | URLResolver] = [
     path("g/<uuid:game_id>/", games.game, name="view-game"),
     path("g/<uuid:game_id>/version", games.game_version, name="view-game-version"),
     path("g/<uuid:game_id>/events", games.game_events, name="view-game-events"),
