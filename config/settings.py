@@ -212,3 +212,6 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 KNOCK_CLUBS_PER_HOUR = int(os.environ.get("KNOCK_CLUBS_PER_HOUR", "20"))
 # The header a trusted proxy puts the client's address in (empty: use the connection's address).
 KNOCK_CLIENT_IP_HEADER = os.environ.get("KNOCK_CLIENT_IP_HEADER", "")
+# Each app server process answers the pages' polls from a board of versions that a thread of its
+# own reads twice a second (scorekeeper/live.py), instead of with a query per poll.
+KNOCK_POLL_BOARD = env_flag("KNOCK_POLL_BOARD", True)

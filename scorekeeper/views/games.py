@@ -6,6 +6,7 @@ import hashlib
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache, caches
 from django.core.handlers.asgi import ASGIRequest
@@ -211,11 +212,15 @@ def _render_table(request: HtmxHttpRequest, game: Game, marks: dict[str, str] | 
                                       **(marks or {})})  # fmt: skip
 
 
-def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpResponse:
-    """204 while the game is as the page saw it; otherwise an event that refreshes the page."""
+def _version_answer(request: HtmxHttpRequest, version: int | None, seen_newer: bool = False
+                    ) -> HttpResponse:  # fmt: skip
+    """204 while the game is as the page saw it; otherwise an event that refreshes the page.
+    ``seen_newer``: a page that saw a later version than ``version`` saw the game as it is
+    (the board's versions may be a moment behind; a version only grows)."""
     if version is None:
         raise Http404(_("No such game"))
-    if request.GET.get("v") == str(version):
+    seen = request.GET.get("v", "")
+    if seen == str(version) or (seen_newer and seen.isdigit() and int(seen) > version):
         response = HttpResponse(status=204)
     else:
         response = HttpResponse(status=200)
@@ -226,9 +231,15 @@ def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpRespon
 
 @require_GET
 def game_version(request: HtmxHttpRequest, game_id: Any, **keys: str) -> HttpResponse:
-    """Polled every 2 seconds by every open page of a game: one indexed query, no rendering.
-    It does the authorising lookup itself, in the same plain query that reads the version."""
+    """Polled every 2 seconds by every open page of a game that has no stream of news open.
+    Answered from the process's board of versions (``live.VersionBoard``: no query) once the
+    board follows the game; until then, or for a key the board does not know, one indexed
+    query that does the authorising lookup and reads the version, and no rendering."""
     link = url_link(keys, read_only_ok=True)
+    if settings.KNOCK_POLL_BOARD:
+        known = live.board().version(game_id, link.key_field, link.key)
+        if known is not None:
+            return _version_answer(request, known, seen_newer=True)
     stamp = stamp_for_key(game_id, link.key_field, link.key)
     return _version_answer(request, stamp.version if stamp else None)
 

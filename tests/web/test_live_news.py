@@ -122,7 +122,8 @@ def test_one_query_per_tick_however_many_streams_and_games():
     ticks, statements = run(test)
     assert 4 <= ticks <= 13
     assert len(statements) == ticks  # one statement per tick, for 40 streams
-    assert all(sql.startswith('SELECT id, "version" FROM scorekeeper_game') for sql in statements)
+    read = 'SELECT g."id", g."version" FROM "scorekeeper_game" g WHERE'
+    assert all(sql.startswith(read) for sql in statements)
 
 
 def test_a_game_that_is_gone_ends_its_stream():
