@@ -70,7 +70,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     version = hashlib.sha256("\n".join([*precache, salt]).encode()).hexdigest()[:12]
     return render(request, "sw.js", {
         "precache": json.dumps(precache), "version": version,
-        "offline_url": reverse("offline"), "static_url": static(""),
+        "offline_url": reverse("offline"), "static_url": settings.STATIC_URL,
     }, content_type="text/javascript")  # fmt: skip
 
 

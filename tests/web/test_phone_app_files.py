@@ -1,7 +1,9 @@
 """The files that make Knock a phone app, through the test client."""
 
 import json
+import re
 
+from django.core.management import call_command
 from django.templatetags.static import static
 
 
@@ -26,6 +28,23 @@ def test_the_worker_precaches_the_static_files_and_is_never_cached_long(client):
     assert 'const OFFLINE = "/offline";' in body
     # Its version follows the files it names, so a release with new files replaces the old.
     assert body == client.get("/sw.js").content.decode()
+
+
+def test_the_worker_is_served_with_the_hashed_files_production_serves(client, settings, tmp_path):
+    """Production serves the static files under hashed names, from what collectstatic wrote:
+    the worker names those (it once asked the manifest for the static folder itself, and
+    answered 500)."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", "--noinput", verbosity=0)
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'const STATIC = "/static/";' in body
+    assert re.search(r'"/static/js/app\.[0-9a-f]{12}\.js"', body)
 
 
 def test_the_offline_page_and_the_favicon(client):
