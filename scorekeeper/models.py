@@ -575,7 +575,7 @@ class Game(models.Model):
             if step.result.result == Result.TABLE_DECIDES:
                 raise InputError(_("the rules leave this open: the table must choose"), "choice")
             after = advance(self.state, step)
-            told = self.told(self.state, step)
+            story = self.told(self.state, step)
             version = self.version + 1
             new = {"game_id": self.pk, "number": step.number, "version": version,
                    **inputs.stored()}  # fmt: skip
@@ -584,7 +584,7 @@ class Game(models.Model):
                     moved = plainsql.update(
                         Game, where={"id": self.pk, "version": self.version},
                         values={"version": version, "round_count": after.rounds,
-                                "state_data": state_record(after, told),
+                                "state_data": state_record(after, story),
                                 "finished": after.game_over, "result_text": result_text(after)},
                     )  # fmt: skip
                     if moved:
@@ -596,7 +596,7 @@ class Game(models.Model):
                     raise AlreadyRecorded from None
                 raise
             if moved:
-                self.set_state(version, after, told)
+                self.set_state(version, after, story)
                 return step
             # Another phone changed the game between our reading and our writing.
             fresh = self.fresh()
@@ -619,7 +619,7 @@ class Game(models.Model):
             last.save(update_fields=["state", "changed", "gone_version"])
             after, steps = game.steps(rounds[:-1])
             game.store(after, steps)
-        self.set_state(game.version, after, game.stories)
+        self.set_state(game.version, after, game.story)
         return last
 
     def edit_round(self, number: int, inputs: RoundInputs, seen_version: int | None = None
@@ -650,7 +650,7 @@ class Game(models.Model):
             new.save()
             before = game.state
             game.store(after, steps)
-        self.set_state(game.version, after, game.stories)
+        self.set_state(game.version, after, game.story)
         return describe_changes(game.rules, before, after)
 
     def set_aside(self, abandoned: bool | None = None, deleted: bool | None = None) -> None:
@@ -676,7 +676,7 @@ class Game(models.Model):
             game = self.locked()
             after, steps = game.steps()
             game.store(after, steps)
-        self.set_state(game.version, after, game.stories)
+        self.set_state(game.version, after, game.story)
         return after
 
     # ---- helpers of the verbs ------------------------------------------------------------
@@ -715,27 +715,24 @@ class Game(models.Model):
                       zip(total_tallies(steps, len(stored)), seat_results(after), strict=True)]  # fmt: skip
         return stored != worked_out
 
-    def set_state(self, version: int, after: GameState, told: dict[str, list[str]]) -> None:
+    def set_state(self, version: int, after: GameState, story: dict[str, Any]) -> None:
         """This instance as the game stands at ``version``, with ``after`` as its state and
-        ``told`` its latest round's story in each language."""
-        self.version, self.state_data = version, state_record(after, told)
+        ``story`` its latest round's (``told``)."""
+        self.version, self.state_data = version, state_record(after, story)
         self.round_count, self.finished = after.rounds, after.game_over
         self.result_text = result_text(after)
 
-    def told(self, before: GameState, step: Step) -> dict[str, list[str]]:
-        """What ``step`` did, in words, in every language the site speaks: the table page
-        shows the latest round in its reader's language without working anything out again."""
-        told = {}
-        speaking = translation.get_language()
-        for code, _name in settings.LANGUAGES:
-            if code == speaking:
-                told[code] = list(step.result.explanation)
-                continue
-            with translation.override(code):
-                told[code] = list(play_round(self.rules, before, step.round).result.explanation)
-        return told
+    def told(self, before: GameState, step: Step) -> dict[str, Any]:
+        """What ``step`` did, in words, in the language it was worked out in (``told``), and
+        what it takes to tell it in another (``last``: the state before it and the round), so
+        that the table page shows the latest round in its reader's language without reading
+        any round. Another language is told when a page in it is drawn (``last_told``)."""
+        return {
+            "told": {speaking(): list(step.result.explanation)},
+            "last": {"before": before.as_data(), "round": step.round.as_data()},
+        }
 
-    def told_last(self, steps: tuple[Step, ...]) -> dict[str, list[str]]:
+    def told_last(self, steps: tuple[Step, ...]) -> dict[str, Any]:
         """``told`` for the last of ``steps``, the rounds in play worked out from the start."""
         done = [step for step in steps if step.result.result != Result.TABLE_DECIDES]
         if not done:
@@ -746,16 +743,25 @@ class Game(models.Model):
         return self.told(before, done[-1])
 
     @property
-    def stories(self) -> dict[str, list[str]]:
-        """The latest round's story as stored, by language."""
-        return dict((self.state_data or {}).get("told") or {})
+    def story(self) -> dict[str, Any]:
+        """The latest round's story as stored (``told``)."""
+        data = self.state_data or {}
+        return {key: data[key] for key in STORY if key in data}
 
     @property
     def last_told(self) -> list[str]:
-        """The latest round's story in the page's language (or, for a game stored before a
-        language was added, in the one it was told in)."""
-        told = self.stories
-        return told.get(translation.get_language()) or next(iter(told.values()), [])
+        """The latest round's story in the page's language: as stored, or told now from the
+        state before it and the round (or, for a game stored before a language was added and
+        before ``last`` was kept, in the language it was told in)."""
+        data = self.state_data or {}
+        told, last = data.get("told") or {}, data.get("last")
+        if speaking() in told:
+            return told[speaking()]
+        if last:
+            before = GameState.from_data(last["before"])
+            round = RoundInput.from_data(last["round"])
+            return list(play_round(self.rules, before, round).result.explanation)
+        return next(iter(told.values()), [])
 
     @property
     def result_words(self) -> str:
@@ -945,9 +951,18 @@ __all__ = ["AlreadyRecorded", "Club", "Game", "GameSeat", "Player", "Round", "Ro
            "StaleGame", "build_rules"]  # fmt: skip
 
 
-def state_record(after: GameState, told: dict[str, list[str]]) -> dict[str, Any]:
+# The parts of a stored state that tell the latest round in words (``Game.told``).
+STORY = ("told", "last")
+
+
+def speaking() -> str:
+    """The language of the words being said now."""
+    return translation.get_language() or settings.LANGUAGE_CODE
+
+
+def state_record(after: GameState, story: dict[str, Any]) -> dict[str, Any]:
     """What a game stores as its state: the fold's state, and the latest round in words."""
-    return {**after.as_data(), "told": told}
+    return {**after.as_data(), "told": {}, **story}
 
 
 def result_text(state: GameState) -> str:

@@ -43,6 +43,35 @@ class RoundInput:
     choice: str | None = None
     losses: Mapping[int, int] | None = None  # seat → lives, in a round counted by hand
 
+    def as_data(self) -> dict[str, Any]:
+        """The round as plain data (JSON: seats as strings where they are keys)."""
+        return {
+            "ending": self.ending,
+            "knocker": self.knocker,
+            "shown_by": list(self.shown_by),
+            "lowest": None if self.lowest is None else list(self.lowest),
+            "hands": None
+            if self.hands is None
+            else {str(seat): list(cards) for seat, cards in self.hands.items()},
+            "choice": self.choice,
+            "losses": None
+            if self.losses is None
+            else {str(seat): lives for seat, lives in self.losses.items()},
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RoundInput:
+        hands, losses = data["hands"], data["losses"]
+        return cls(
+            ending=data["ending"],
+            knocker=data["knocker"],
+            shown_by=tuple(data["shown_by"]),
+            lowest=None if data["lowest"] is None else tuple(data["lowest"]),
+            hands=None if hands is None else {int(seat): cards for seat, cards in hands.items()},
+            choice=data["choice"],
+            losses=None if losses is None else {int(seat): n for seat, n in losses.items()},
+        )
+
 
 @dataclass(frozen=True)
 class Step:

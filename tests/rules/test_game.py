@@ -69,6 +69,11 @@ def test_folding_round_by_round_equals_replaying_from_the_start(game):
     rules, names, first, rounds = game
     state = start(rules, names, first)
     for round in rounds:
+        # A round read back from its data (how a game keeps its latest round, to tell it in
+        # another language) is the round, and tells the same.
+        kept = RoundInput.from_data(json.loads(json.dumps(round.as_data())))
+        assert kept == round
+        assert play(rules, state, kept) == play(rules, state, round)
         state = advance(state, play(rules, state, round))
         stored = json.loads(json.dumps(state.as_data()))  # as the game row keeps it
         assert GameState.from_data(stored) == state
@@ -125,3 +130,13 @@ def test_a_rounds_line_names_the_one_who_did_not_lose_when_everyone_else_did():
     assert step.summary == "Ann −1, Ben −1"
     step = play(rules, state, RoundInput("manual", losses={0: 2, 1: 1, 3: 1, 4: 1}))
     assert step.summary == "Ann −2, Ben −1, Dev −1, Eve −1 (counted by hand)"
+
+
+def test_a_round_with_cards_and_lives_counted_by_hand_reads_back_from_its_data():
+    for round in (
+        RoundInput(
+            "knock", knocker=1, lowest=(0,), hands={0: ["7H", "8H", "2C"], 2: ["AS", "KS", "QS"]}
+        ),
+        RoundInput("manual", losses={0: 2, 2: 1}),
+    ):
+        assert RoundInput.from_data(json.loads(json.dumps(round.as_data()))) == round
