@@ -355,6 +355,29 @@ def writing() -> Iterator[None]:
         yield
 
 
+def write_if_moved(claim: plainsql.Statement, updates: list[plainsql.Statement],
+                   insert: tuple[type[models.Model], plainsql.Statement]) -> bool:  # fmt: skip
+    """Run the UPDATE ``claim`` (a game moving on from the version a phone saw) and, only if it
+    changed the row, ``updates`` and the INSERT ``insert``: all of them or none. Whether it did.
+
+    On PostgreSQL it is one statement (``plainsql.only_if``): each statement there costs a round
+    trip, and the transaction around several two more. Elsewhere it is a transaction
+    (``writing``)."""
+    if connection.vendor == "postgresql":
+        statement = plainsql.only_if(claim, updates, insert)
+        if connection.in_atomic_block:  # a savepoint, so that a refusal leaves the rest be
+            with transaction.atomic():
+                return plainsql.run(statement) == 1
+        return plainsql.run(statement) == 1
+    with writing():
+        if not plainsql.run(claim):
+            return False
+        for update in updates:
+            plainsql.run(update)
+        plainsql.run(insert[1])
+        return True
+
+
 BIN_DAYS = 30  # how long a deleted game can be restored
 
 
@@ -579,17 +602,15 @@ class Game(models.Model):
             version = self.version + 1
             new = {"game_id": self.pk, "number": step.number, "version": version,
                    **inputs.stored()}  # fmt: skip
+            claim = plainsql.update(
+                Game, where={"id": self.pk, "version": self.version},
+                values={"version": version, "round_count": after.rounds,
+                        "state_data": state_record(after, story),
+                        "finished": after.game_over, "result_text": result_text(after)},
+            )  # fmt: skip
             try:
-                with writing():
-                    moved = plainsql.update(
-                        Game, where={"id": self.pk, "version": self.version},
-                        values={"version": version, "round_count": after.rounds,
-                                "state_data": state_record(after, story),
-                                "finished": after.game_over, "result_text": result_text(after)},
-                    )  # fmt: skip
-                    if moved:
-                        plainsql.insert(Round, new)
-                        self.add_tallies(step, after)
+                moved = write_if_moved(claim, self.tallies_added(step, after),
+                                       (Round, plainsql.insert(Round, new)))  # fmt: skip
             except IntegrityError:
                 # Only a tap already recorded may collide here; anything else is a fault.
                 if self.has_round_from(inputs.client_id):
@@ -689,15 +710,18 @@ class Game(models.Model):
                                  "result_text"])  # fmt: skip
         self.rebuild_tallies(after, steps)
 
-    def add_tallies(self, step: Step, after: GameState) -> None:
+    def tallies_added(self, step: Step, after: GameState) -> list[plainsql.Statement]:
         """One more round's tallies: an UPDATE for each seat it touched (one or two, mostly)."""
-        results = seat_results(after)
+        results, updates = seat_results(after), []
         for position, counts in enumerate(tallies(step, len(after.names))):
             changed = {name: n for name, n in counts.items() if n}
             result = {"result": results[position]} if after.game_over else {}
             if changed or result:
-                plainsql.update(GameSeat, where={"game": self.pk, "position": position},
-                                values=result, add=changed)  # fmt: skip
+                updates.append(plainsql.update(
+                    GameSeat, where={"game": self.pk, "position": position}, values=result,
+                    add=changed,
+                ))  # fmt: skip
+        return updates
 
     def rebuild_tallies(self, after: GameState, steps: tuple[Step, ...]) -> None:
         seats = list(GameSeat.objects.filter(game_id=self.pk).order_by("position"))
