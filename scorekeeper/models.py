@@ -589,8 +589,9 @@ class Game(models.Model):
 
         The rules are worked out first, from the stored state and outside any transaction; the
         write then only goes through if the game is still at the version that work was based
-        on (one UPDATE with the version in its WHERE, then the INSERT). So the write lock is
-        held for two statements, and a phone that saw an older game is refused.
+        on (one UPDATE with the version in its WHERE, then the seats' tallies and the INSERT:
+        ``write_if_moved``). So the write lock is held for a few statements (one, on
+        PostgreSQL), and a phone that saw an older game is refused.
         """
         for _attempt in range(3):
             self.check_version(seen_version)

@@ -3,6 +3,8 @@
 import dataclasses
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scorekeeper.models import CLUB_COLUMNS, Game, Round, RoundInputs, StaleGame, new_key
@@ -181,7 +183,14 @@ def test_a_round_is_stored_in_plain_sql_as_the_orm_would_have_stored_it():
     ]
     for number, tap in enumerate(taps, start=1):
         before = timezone.now()
-        game.record(tap)
+        with CaptureQueriesContext(connection) as queries:
+            game.record(tap)
+        writes = [q["sql"] for q in queries if q["sql"].startswith(("UPDATE", "INSERT", "WITH"))]
+        if connection.vendor == "postgresql":  # one round trip: the game, its seats, the round
+            assert len(writes) == 1 and writes[0].startswith("WITH moved AS (UPDATE")
+        else:  # the game, a seat or two, the round, in one transaction
+            assert [w.split()[0] for w in writes] == ["UPDATE", *["UPDATE"] * (len(writes) - 2),
+                                                      "INSERT"]  # fmt: skip
         stored = Round.objects.get(game=game, number=number)
         expected = tap.as_round(game, number=number)
         for field in Round._meta.concrete_fields:
