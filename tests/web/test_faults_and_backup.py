@@ -20,15 +20,16 @@ pytestmark = pytest.mark.django_db
 
 
 class CrashAfterFirstWrite:
-    """Let the first write through, then fail the next one, as a killed worker would."""
+    """Let the first ``through`` writes through, then fail the next one, as a killed worker
+    would."""
 
-    def __init__(self):
-        self.writes = 0
+    def __init__(self, through: int = 1):
+        self.writes, self.through = 0, through
 
     def __call__(self, execute, sql, params, many, context):
-        if sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
+        if sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE", "WITH")):
             self.writes += 1
-            if self.writes > 1:
+            if self.writes > self.through:
                 raise ConnectionError("the worker died here")
         return execute(sql, params, many, context)
 
@@ -45,11 +46,16 @@ def test_a_crash_after_the_first_write_saves_all_or_nothing(action):
         "edit": (reverse("edit-round", args=[key, game.id, 1]),
                  {"ending": "knock", "knocker": "0", "lowest": ["2"]}),
     }[action]  # fmt: skip
-    crash = CrashAfterFirstWrite()
+    # On PostgreSQL a round is recorded in one statement: there is no second write to cut off,
+    # so the crash comes at that one.
+    single = action == "record" and connection.vendor == "postgresql"
+    crash = CrashAfterFirstWrite(through=0 if single else 1)
     client = Client(raise_request_exception=False)
     with connection.execute_wrapper(crash):
         response = client.post(url, data)
-    assert crash.writes == 2  # one write went through before the crash
+    assert crash.writes == (
+        1 if single else 2
+    )  # the crash came at the write after those let through
     assert response.status_code == 500
     assert list(Round.objects.values_list("number", "state", "lowest")) == before
     assert Game.objects.get(pk=game.pk).version == 1
