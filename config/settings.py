@@ -90,6 +90,10 @@ if os.environ.get("DATABASE_URL"):
     # every time. KNOCK_PG_PREPARED=0 turns it off, as a pooler in transaction mode needs.
     if "postgresql" in DATABASES["default"]["ENGINE"] and env_flag("KNOCK_PG_PREPARED", True):
         DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 2}
+    # Django's PostgreSQL backend, with a health check that costs no round trip while the
+    # server has said nothing (scorekeeper/backends/postgresql/base.py).
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "scorekeeper.backends.postgresql"
 else:
     DATABASES = {
         "default": {
