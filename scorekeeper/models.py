@@ -603,12 +603,9 @@ class Game(models.Model):
             version = self.version + 1
             new = {"game_id": self.pk, "number": step.number, "version": version,
                    **inputs.stored()}  # fmt: skip
-            claim = plainsql.update(
-                Game, where={"id": self.pk, "version": self.version},
-                values={"version": version, "round_count": after.rounds,
-                        "state_data": state_record(after, story),
-                        "finished": after.game_over, "result_text": result_text(after)},
-            )  # fmt: skip
+            moved_on = state_columns(version, after, story)
+            claim = plainsql.update(Game, where={"id": self.pk, "version": self.version},
+                                    values=moved_on)  # fmt: skip
             try:
                 moved = write_if_moved(claim, self.tallies_added(step, after),
                                        (Round, plainsql.insert(Round, new)))  # fmt: skip
@@ -618,7 +615,7 @@ class Game(models.Model):
                     raise AlreadyRecorded from None
                 raise
             if moved:
-                self.set_state(version, after, story)
+                self.__dict__.update(moved_on)
                 return step
             # Another phone changed the game between our reading and our writing.
             fresh = self.fresh()
@@ -743,9 +740,7 @@ class Game(models.Model):
     def set_state(self, version: int, after: GameState, story: dict[str, Any]) -> None:
         """This instance as the game stands at ``version``, with ``after`` as its state and
         ``story`` its latest round's (``told``)."""
-        self.version, self.state_data = version, state_record(after, story)
-        self.round_count, self.finished = after.rounds, after.game_over
-        self.result_text = result_text(after)
+        self.__dict__.update(state_columns(version, after, story))
 
     def told(self, before: GameState, step: Step) -> dict[str, Any]:
         """What ``step`` did, in words, in the language it was worked out in (``told``), and
@@ -988,6 +983,14 @@ def speaking() -> str:
 def state_record(after: GameState, story: dict[str, Any]) -> dict[str, Any]:
     """What a game stores as its state: the fold's state, and the latest round in words."""
     return {**after.as_data(), "told": {}, **story}
+
+
+def state_columns(version: int, after: GameState, story: dict[str, Any]) -> dict[str, Any]:
+    """The game's columns that follow its state, at ``version`` with ``after`` as its state
+    and ``story`` its latest round's (``Game.told``)."""
+    return {"version": version, "round_count": after.rounds,
+            "state_data": state_record(after, story), "finished": after.game_over,
+            "result_text": result_text(after)}  # fmt: skip
 
 
 def result_text(state: GameState) -> str:

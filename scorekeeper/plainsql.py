@@ -147,16 +147,21 @@ def only_if(first: Statement, updates: Sequence[Statement], insert: tuple[type[M
     ``insert`` (of a row of its model) only if ``first`` changed a row: a data-modifying WITH,
     one round trip instead of one per statement and two for the transaction around them. Its
     row count is the INSERT's: 1 if ``first`` changed a row, 0 if not."""
-    connection = connections[using]
-    model, (insert_sql, insert_params) = insert
+    model, (_sql, insert_params) = insert
     parts = [f"moved AS ({first[0]} RETURNING 1)"]
     params = list(first[1])
     for n, (sql, values) in enumerate(updates):
         parts.append(f"then{n} AS ({sql} AND EXISTS (SELECT 1 FROM moved))")
         params += values
-    _sql, fields = _insert_sql(model, using)
-    head = insert_sql[: insert_sql.index(" VALUES (")]
-    # In INSERT … SELECT a parameter is not typed by its column, as in VALUES: each says its own.
-    typed = ", ".join(f"%s::{one.db_type(connection)}" for one in fields)
-    sql = f"WITH {', '.join(parts)} {head} SELECT {typed} FROM moved"
+    sql = f"WITH {', '.join(parts)} {_insert_select(model, using)} FROM moved"
     return sql, [*params, *insert_params]
+
+
+@lru_cache(maxsize=16)
+def _insert_select(model: type[Model], using: str) -> str:
+    """``INSERT INTO t (…) SELECT %s::type, …``: ``insert``'s statement with a SELECT for its
+    VALUES. In INSERT … SELECT a parameter is not typed by its column, as in VALUES: each says
+    its own (a None for a JSON column would be text)."""
+    sql, fields = _insert_sql(model, using)
+    typed = ", ".join(f"%s::{one.db_type(connections[using])}" for one in fields)
+    return f"{sql[: sql.index(' VALUES (')]} SELECT {typed}"
