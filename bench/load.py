@@ -7,9 +7,10 @@ For each database it
 2. measures the most each request can do with wrk (a C client, so that the client takes little
    of the 2 cores it shares with the server), 12 connections, for a bare Django view (/healthz,
    the floor), the poll, the table page of a 2-round game and of a 200-round game (as every
-   phone but the first gets it after a change: kept), the table page drawn afresh (a first view
-   of each of 600 games), and recording a round through the API; prints requests per second,
-   p50/p99 latency and each one's ratio to the floor, all in the same run;
+   phone but the first gets it after a change: kept, and with the cookies a phone holds once it
+   has opened the page), the same page as a first visit (no cookies), the table page drawn
+   afresh (a first view of each of 600 games), and recording a round through the API; prints
+   requests per second, p50/p99 latency and each one's ratio to the floor, all in the same run;
 3. simulates T tables, each with 4 phones polling every 2 seconds and one round recorded every
    30 seconds, for growing T, and prints the largest T with poll p95 under 50 ms and no errors.
 
@@ -288,7 +289,9 @@ async def csrf(port: int, table_url: str) -> dict[str, str]:
     text = raw.decode("utf-8", "replace")
     cookie = re.search(r"csrftoken=([^;]+)", text).group(1)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text).group(1)
-    return {"cookie": cookie, "token": token}
+    # Every cookie the page set (the CSRF cookie, and the session that remembers the club).
+    jar = "; ".join(re.findall(r"^Set-Cookie: ([^=]+=[^;]*)", text, re.MULTILINE | re.IGNORECASE))
+    return {"cookie": cookie, "token": token, "jar": jar}
 
 
 def record_request(game: dict[str, str], secrets: dict[str, str]) -> tuple[str, dict, bytes]:
@@ -301,10 +304,13 @@ def record_request(game: dict[str, str], secrets: dict[str, str]) -> tuple[str, 
 # ---- 1. the most each request does -----------------------------------------------------------
 
 
-def throughput(port: int, games: list[dict], seconds: float,
-               repeats: int) -> dict[str, dict[str, float]]:  # fmt: skip
+def throughput(port: int, games: list[dict], seconds: float, repeats: int,
+               phone: dict[str, str]) -> dict[str, dict[str, float]]:  # fmt: skip
     """Each kind of request ``repeats`` times, each run beside a run of the floor: the machine
     is shared, so a ratio is taken between neighbouring runs, and the median of them kept."""
+    # ``phone``: the cookies a phone holds once it has opened the table page. Every phone at a
+    # table asks again after each change with them. Without them, a request is a first visit:
+    # it makes a CSRF secret and a session (which remembers the club), with their cookies.
     # Rounds are recorded on games of their own, so that the polls' versions stay those the
     # phones saw and their answer "unchanged".
     short, long = games[: (len(games) - 1) // 2], games[-1]
@@ -317,8 +323,9 @@ def throughput(port: int, games: list[dict], seconds: float,
         ),
         # A table's phones ask for the page at each version: the first draws it, the rest get
         # it kept (a 2-round game and a 200-round game, as the issue's rows compare them).
-        "table page, 2 rounds": lambda run: wrk(port, [short[0]["table"]], seconds),
-        "table page, 200 rounds": lambda run: wrk(port, [long["table"]], seconds),
+        "table page, 2 rounds": lambda run: wrk(port, [short[0]["table"]], seconds, headers=phone),
+        "table page, 200 rounds": lambda run: wrk(port, [long["table"]], seconds, headers=phone),
+        "first visit, 2 rounds": lambda run: wrk(port, [short[0]["table"]], seconds),
         # Every request a first view: a page is kept per address, and a query string the page
         # ignores makes each address new (every game in turn, each with a run's own numbers).
         "table page, drawn afresh": lambda run: wrk(
@@ -590,7 +597,8 @@ async def bench(database: str, quick: bool, simulate: bool = True, only_live: bo
         polled = games[: max(counts)] + games[-1:]  # the same 600 games as before live news
         try:
             if not only_live:
-                results = throughput(port, polled, seconds, REPEATS[quick])
+                phone = {"Cookie": (await csrf(port, polled[0]["table"]))["jar"]}
+                results = throughput(port, polled, seconds, REPEATS[quick], phone)
             for count in counts if simulate and not only_live else []:
                 cpu = time.process_time()
                 stats = await tables(port, polled[:-1], count, sim_seconds)
