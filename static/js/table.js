@@ -176,8 +176,15 @@
   const NOT_SENT = "Not saved: no connection. Knock will send it when the connection is back.";
   let unsent = null;
 
-  document.addEventListener("htmx:sendError", (event) => {
-    const elt = event.detail.elt;
+  document.addEventListener("htmx:sendError", (event) => notSent(event.detail.elt));
+  /* The proxy in front of Knock answered for it (502, 503, 504: the app server restarting, or
+     too slow): no connection to Knock either. A 500 is a fault that sending again would not
+     mend. */
+  document.addEventListener("htmx:responseError", (event) => {
+    if ([502, 503, 504].includes(event.detail.xhr.status)) notSent(event.detail.elt);
+  });
+
+  function notSent(elt) {
     if (!elt.matches || !elt.matches("button[name=confirm], button.undo")) return;
     unsent = elt;
     document.documentElement.dataset.unsent = "1";
@@ -192,7 +199,7 @@
     retry.className = "secondary small retry";
     retry.textContent = word("retry", "Retry");
     preview.replaceChildren(said, retry);
-  });
+  }
 
   function resend() {
     const tap = unsent;

@@ -127,6 +127,40 @@ def test_a_record_made_offline_says_so_and_is_saved_once_when_back_online(browse
     context.close()
 
 
+def test_a_record_the_proxy_answered_for_says_so_and_retry_saves_it_once(browser, live_server):
+    """A 502, 503 or 504 comes from the proxy in front of Knock (the app server restarting, say):
+    there was no connection to Knock either, so the tap is kept for Retry as when offline."""
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context = phone_context(browser, service_workers="block")
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    page.locator("#record .tile").nth(0).click()
+    page.locator("#record .tile").nth(2).click()
+    expect(page.locator("#preview")).to_contain_text("Cara −1")
+    taps = []
+
+    def restarting(route):
+        if "confirm=1" in (route.request.post_data or ""):
+            taps.append(route.request.post_data)
+            route.fulfill(status=503, body="Service Unavailable")
+        else:
+            route.continue_()
+
+    record = re.compile(r".*/record$")
+    page.route(record, restarting)
+    page.get_by_role("button", name="Record round 1").click()
+    expect(page.locator("#preview .error")).to_have_text(
+        "Not saved: no connection. Knock will send it when the connection is back."
+    )
+    assert len(taps) == 1 and not Round.objects.exists()
+    page.unroute(record)
+    page.get_by_role("button", name="Retry").click()
+    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1")
+    page.wait_for_timeout(500)
+    assert Round.objects.filter(game=game).count() == 1
+    context.close()
+
+
 def test_an_undo_made_offline_is_sent_once_when_back_online(browser, live_server):
     game = make_game(players=("Ana", "Ben", "Cara"))
     game.record(RoundInputs("knock", knocker=0, lowest=(1,)))
