@@ -72,10 +72,17 @@
       // tick told) hears it at once: each waits a moment of its own, so they do not all ask
       // the server in the same millisecond.
       event.preventDefault();
-      if (cause.detail.data !== poll.dataset.version) {
-        const redraw = () => document.body.dispatchEvent(new CustomEvent("game-changed"));
-        window.setTimeout(redraw, Math.random() * SPREAD);
-      }
+      const news = cause.detail.data;
+      // Checked again when the moment comes: the answer to this phone's own tap may have
+      // brought that version meanwhile (the news of a tap can outrun its answer), and while
+      // a tap's answer is still on its way, wait for it.
+      const redraw = () => {
+        const shown = document.querySelector("[data-poll]");
+        if (!shown || shown.dataset.version === news) return;
+        if (document.querySelector(".htmx-request")) window.setTimeout(redraw, SPREAD);
+        else document.body.dispatchEvent(new CustomEvent("game-changed"));
+      };
+      if (news !== poll.dataset.version) window.setTimeout(redraw, Math.random() * SPREAD);
     } else if (!cause && root.dataset.live) {
       event.preventDefault(); // the clock's poll, while the stream is open
     }
