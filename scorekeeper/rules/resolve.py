@@ -488,7 +488,7 @@ def _score(state: _Round) -> RoundResult | None:
             else:
                 said = _("%(name)s showed 31, which ends the hand at once.")
             state.story.append(said % {"knocker": knocker, "name": who})
-            _showdown(state, knocker, top=who)
+            _showdown(state, knocker, tops=(who,))
         elif knocker is not None and rules.thirty_one_after_knock == "top_hand":
             state.story.append(
                 _(
@@ -497,7 +497,7 @@ def _score(state: _Round) -> RoundResult | None:
                 )
                 % {"knocker": knocker, "name": who}
             )
-            _showdown(state, knocker, top=who)
+            _showdown(state, knocker, tops=(who,))
         else:
             if knocker is not None:
                 state.story.append(
@@ -533,7 +533,7 @@ def _score(state: _Round) -> RoundResult | None:
         )
         if rules.thirty_one_dealt == "showdown":
             state.story.append(_("A dealt 31 ends the round at once and the lowest hand loses."))
-            _showdown(state, None, top=shown[0])
+            _showdown(state, None, tops=tuple(shown))
         else:
             if len(shown) > 1 and rules.several_dealt_31 == "table_decides":
                 choices = (
@@ -581,22 +581,25 @@ def _score(state: _Round) -> RoundResult | None:
     return None
 
 
-def _lowest(state: _Round, top: str | None) -> list[str]:
-    """The players at the bottom: named by the table, or found from the hands entered."""
+def _lowest(state: _Round, tops: tuple[str, ...]) -> list[str]:
+    """The players at the bottom: named by the table, or found from the hands entered.
+    ``tops`` showed the top hand (a 31, or several players' dealt 31s), each as shown."""
     named = state.outcome.lowest
     missing = [
         seat for seat in state.table.players if seat.playing and seat.name not in state.values
     ]
     if named is not None:
-        if top is not None and top in named:
+        shown = [name for name in named if name in tops]
+        if shown:
             raise RoundError(
-                _("%(name)s showed the top hand, so cannot be lowest") % {"name": top}, "lowest"
+                _("%(name)s showed the top hand, so cannot be lowest") % {"name": shown[0]},
+                "lowest",
             )
         if missing:
             state.story.append(_("The table named %(names)s lowest.") % {"names": _names(named)})
             return list(named)
         # Every hand is known: the cards decide, and a table that named others is told so.
-        found = _lowest_by_cards(state, top, [])
+        found = _lowest_by_cards(state, tops, [])
         if set(found) != set(named):
             raise RoundError(
                 _(
@@ -614,15 +617,15 @@ def _lowest(state: _Round, top: str | None) -> list[str]:
             "cards",
             seat=i,
         )
-    return _lowest_by_cards(state, top, state.story)
+    return _lowest_by_cards(state, tops, state.story)
 
 
-def _lowest_by_cards(state: _Round, top: str | None, story: list[str]) -> list[str]:
+def _lowest_by_cards(state: _Round, tops: tuple[str, ...], story: list[str]) -> list[str]:
     """The lowest players by the hands entered, telling ``story`` how the cards were read."""
     values = {name: state.values[name] for name in state.playing}
     if state.rules.unshown_31 == "counts_30":
         for name, value in values.items():
-            if value == 31 and name != top:
+            if value == 31 and name not in tops:
                 values[name] = Fraction(30)
                 story.append(
                     _("%(name)s's 31 was not shown at once, so it counts as 30.") % {"name": name}
@@ -664,9 +667,13 @@ def _lowest_by_cards(state: _Round, top: str | None, story: list[str]) -> list[s
     return lowest
 
 
-def _showdown(state: _Round, knocker: str | None, top: str | None = None) -> None:
+def _showdown(state: _Round, knocker: str | None, tops: tuple[str, ...] = ()) -> None:
     rules = state.rules
-    lowest = _lowest(state, top)
+    if tops and set(state.playing) <= set(tops):
+        # Our reading: every player still in showed the top hand, so no hand is lower.
+        state.story.append(_("Everyone still in showed 31, so no hand is lower."))
+        return
+    lowest = _lowest(state, tops)
     if knocker is None or knocker not in lowest:
         for name in lowest:
             if len(lowest) == 1:

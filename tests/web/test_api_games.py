@@ -259,3 +259,16 @@ def test_a_loss_the_rules_could_never_give_is_refused_naming_the_player(
     assert message in response.json()["error"]
     assert not Round.objects.filter(game_id=game["id"]).exists()
     assert Game.objects.get(pk=game["id"]).version == game["version"]
+
+
+@pytest.mark.parametrize("order", [["Ann", "Ben"], ["Ben", "Ann"]])
+def test_two_dealt_31s_both_shown_both_count_through_the_api(client, club, order):
+    body = {"rules": {"preset": "schwimmen", "overrides": {"unshown_31": "counts_30", "deck": 52}},
+            "players": ["Ann", "Ben", "Cat"]}  # fmt: skip
+    game = post(client, f"/api/v1/clubs/{club['id']}/games", body, club["key"]).json()
+    hands = {"Ann": "AS KS QS", "Ben": "AH KH QH", "Cat": "KC 9C 2H"}
+    answer = post(client, rounds_url(game), {"ending": "dealt_thirty_one", "shown_by": order,
+                                             "hands": hands}, club["key"])  # fmt: skip
+    assert answer.status_code == 200
+    assert answer.json()["new_round"]["losses"] == {"Cat": 1}
+    assert "counts as 30" not in " ".join(answer.json()["new_round"]["explanation"])
