@@ -9,7 +9,7 @@ import os
 
 from gunicorn.glogging import Logger
 
-from scorekeeper.redact import redact
+from scorekeeper.lib.redact import redact
 
 wsgi_app = "config.wsgi:application"
 bind = os.environ.get("KNOCK_BIND", "127.0.0.1:8000")

@@ -70,7 +70,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
-                "scorekeeper.context.script_words",
+                "scorekeeper.web.context.script_words",
                 "django.contrib.auth.context_processors.auth",
                 "django.template.context_processors.csp",
                 "django.contrib.messages.context_processors.messages",
@@ -194,7 +194,7 @@ SECURE_HSTS_PRELOAD = HTTPS
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_keys": {"()": "scorekeeper.redact.RedactKeys"}},
+    "filters": {"redact_keys": {"()": "scorekeeper.lib.redact.RedactKeys"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["redact_keys"]},
     },

@@ -8,5 +8,5 @@ urlpatterns = [
     path(os.environ.get("KNOCK_ADMIN_PATH", "admin/"), admin.site.urls),
     # The language switch on every page: POST language=de, back to the page it came from.
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("scorekeeper.urls")),
+    path("", include("scorekeeper.web.urls")),
 ]

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic import ValidationError as SchemaError
 
+from .lib.text import clean_text
 from .models import (
     Club,
     Game,
@@ -37,7 +38,6 @@ from .rules import ROUND_ENDINGS, SWITCHES, Result, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
 from .rules.ruleset import RULES_VERSION
-from .text import clean_text
 
 FORMAT = "knock-club"
 VERSION = 2  # 2: the view link is derived from the secret key (version 1 files still read)

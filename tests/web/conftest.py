@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from jsonschema import Draft202012Validator
 
-from scorekeeper.api import api
+from scorekeeper.api.base import api
 
 SPEC = json.loads(json.dumps(api.get_openapi_schema()))  # as served
 OPERATIONS = [

@@ -9,7 +9,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.api import api
+from scorekeeper.api.base import api
 from scorekeeper.models import Club, Game, Player, Round
 from scorekeeper.rules import PRESETS
 

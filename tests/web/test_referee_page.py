@@ -5,9 +5,9 @@ import re
 import pytest
 from django.test import Client
 
-from scorekeeper.forms import form_key
 from scorekeeper.models import Round, RoundInputs
 from scorekeeper.rules import PRESETS, SWITCHES
+from scorekeeper.web.forms.referee import form_key
 
 from ..factory import make_game
 

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scorekeeper.lib.redact import redact
 from scorekeeper.models import Club, Game, Player, Round
-from scorekeeper.redact import redact
 
 from ..factory import make_club, make_game, record_knocks
 

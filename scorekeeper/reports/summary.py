@@ -10,9 +10,9 @@ from datetime import timedelta
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .models import Game
-from .rules import Status
-from .rules.game import total_tallies
+from ..models import Game
+from ..rules import Status
+from ..rules.game import total_tallies
 
 
 @dataclass

@@ -11,14 +11,14 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .forms import form_key, house_rule_field, house_rules_initial
-from .models import Club, Game, Player, RoundInputs
-from .rules import COUNTED, ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES, RuleSet, build_rules
-from .rules.cards import CardError, parse_cards
-from .rules.errors import InputError
-from .rules.resolve import SHOWN_BY_ONE
-from .rules.ruleset import json_value, value_words
-from .text import clean_text, sentence
+from ...lib.text import clean_text, sentence
+from ...models import Club, Game, Player, RoundInputs
+from ...rules import COUNTED, ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES, RuleSet, build_rules
+from ...rules.cards import CardError, parse_cards
+from ...rules.errors import InputError
+from ...rules.resolve import SHOWN_BY_ONE
+from ...rules.ruleset import json_value, value_words
+from .referee import form_key, house_rule_field, house_rules_initial
 
 
 def plain_text(value: str) -> None:

@@ -14,14 +14,15 @@ from django.utils.translation import gettext as _
 from ninja import Router, Status
 from ninja.security import HttpBearer
 
-from .access import create_club as create_club_limited
-from .models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, key_digest
-from .rules import build_rules
-from .rules.cards import CardError, parse_cards
-from .rules.errors import InputError
-from .rules.game import Step
-from .rules.ruleset import json_value
-from .rules.showdown import hand_data
+from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, key_digest
+from ..reports.stats import club_stats, stats_filters
+from ..rules import build_rules
+from ..rules.cards import CardError, parse_cards
+from ..rules.errors import InputError
+from ..rules.game import Step
+from ..rules.ruleset import json_value
+from ..rules.showdown import hand_data
+from ..web.access import create_club as create_club_limited
 from .schemas import (
     ClubIn,
     ClubOut,
@@ -35,7 +36,6 @@ from .schemas import (
     StatsOut,
     UndoIn,
 )
-from .stats import club_stats, stats_filters
 
 router = Router()
 REFUSALS = {400: ErrorOut, 404: ErrorOut, 413: ErrorOut, 415: ErrorOut}

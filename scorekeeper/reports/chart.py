@@ -9,8 +9,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from .rules import Result, Status
-from .rules.game import GameState, Step
+from ..rules import Result, Status
+from ..rules.game import GameState, Step
 
 # Distinct colours and dash patterns, so lines differ for colour-blind readers too.
 COLOURS = ["#0f5132", "#b3261e", "#1f4e9c", "#8a5a00", "#6a1b9a", "#00695c", "#c2185b", "#37474f"]

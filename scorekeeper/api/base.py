@@ -20,10 +20,10 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
-from .rules import PRESETS, build_rules, evaluate
-from .rules.cards import CardError, check_hand, parse_cards
-from .rules.errors import InputError
-from .rules.showdown import hand_data, result_data, settle
+from ..rules import PRESETS, build_rules, evaluate
+from ..rules.cards import CardError, check_hand, parse_cards
+from ..rules.errors import InputError
+from ..rules.showdown import hand_data, result_data, settle
 from .schemas import (
     ErrorOut,
     EvaluateIn,
@@ -235,7 +235,7 @@ def showdown(request: HttpRequest, payload: ShowdownIn) -> dict[str, Any]:
     return result_data(rules, result)
 
 
-from .api_games import router as games_router  # noqa: E402
+from .games import router as games_router  # noqa: E402
 
 api.add_router("", games_router)
 

@@ -15,17 +15,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from ...lib.qr import qr_svg
+from ...lib.text import sentence
+from ...models import BIN_DAYS, Club, Game, StaleLink, key_digest
+from ...reports.stats import club_records, club_stats, player_games, stats_filters, win_rate_bars
+from ...rules import PRESETS
+from ...rules.errors import InputError
+from ...rules.words import names as names_in_words
 from ..access import club_link, remember_club
 from ..access import create_club as create_club_limited
-from ..club_forms import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
+from ..forms.games import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
 from ..http import HtmxHttpRequest
-from ..models import BIN_DAYS, Club, Game, StaleLink, key_digest
-from ..qr import qr_svg
-from ..rules import PRESETS
-from ..rules.errors import InputError
-from ..rules.words import names as names_in_words
-from ..stats import club_records, club_stats, player_games, stats_filters, win_rate_bars
-from ..text import sentence
 
 GAMES_PER_PAGE = 10
 

@@ -24,12 +24,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
-from .. import live
-from ..access import Link, club_link, game_link, remember_club, url_link
-from ..chart import lives_chart, score_sheet
-from ..club_forms import GameNameForm, NewGameForm, RecordForm, VersionForm
-from ..http import HtmxHttpRequest
-from ..models import (
+from ... import live
+from ...lib.qr import qr_svg
+from ...lib.text import sentence
+from ...models import (
     AlreadyRecorded,
     Club,
     Game,
@@ -38,12 +36,14 @@ from ..models import (
     StaleGame,
     stamp_for_key,
 )
-from ..qr import qr_svg
-from ..rules import COUNTED, ROUND_ENDINGS, Result, Status
-from ..rules.errors import InputError
-from ..rules.game import GameState, Step
-from ..summary import summarise
-from ..text import sentence
+from ...reports.chart import lives_chart, score_sheet
+from ...reports.summary import summarise
+from ...rules import COUNTED, ROUND_ENDINGS, Result, Status
+from ...rules.errors import InputError
+from ...rules.game import GameState, Step
+from ..access import Link, club_link, game_link, remember_club, url_link
+from ..forms.games import GameNameForm, NewGameForm, RecordForm, VersionForm
+from ..http import HtmxHttpRequest
 
 
 @require_http_methods(["GET", "POST"])

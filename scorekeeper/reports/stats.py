@@ -15,10 +15,10 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
-from .models import Club, GameSeat
-from .rules import PRESETS
-from .rules.errors import InputError
-from .rules.game import TALLIES
+from ..models import Club, GameSeat
+from ..rules import PRESETS
+from ..rules.errors import InputError
+from ..rules.game import TALLIES
 
 
 @dataclass

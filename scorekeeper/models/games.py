@@ -32,10 +32,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import plainsql
-from .rules import PRESETS, Result, RuleSet, build_rules
-from .rules.errors import InputError
-from .rules.game import (
+from .. import plainsql
+from ..lib.text import clean_text, is_clean
+from ..rules import PRESETS, Result, RuleSet, build_rules
+from ..rules.errors import InputError
+from ..rules.game import (
     TALLIES,
     GameState,
     RoundInput,
@@ -46,14 +47,13 @@ from .rules.game import (
     tallies,
     total_tallies,
 )
-from .rules.game import play as play_round
-from .rules.game import replay as replay_game
-from .rules.game import start as start_game
-from .rules.resolve import ROUND_ENDINGS
-from .rules.ruleset import RULES_VERSION
-from .rules.ruleset import stored_rules as read_stored_rules
-from .rules.showdown import refuse_a_stray_choice
-from .text import clean_text, is_clean
+from ..rules.game import play as play_round
+from ..rules.game import replay as replay_game
+from ..rules.game import start as start_game
+from ..rules.resolve import ROUND_ENDINGS
+from ..rules.ruleset import RULES_VERSION
+from ..rules.ruleset import stored_rules as read_stored_rules
+from ..rules.showdown import refuse_a_stray_choice
 
 KEY_BYTES = 24  # 192 bits of randomness in every secret link
 

@@ -20,7 +20,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 
-from .models import Club, Game, RetiredKey
+from ..models import Club, Game, RetiredKey
 
 REMEMBERED_CLUBS = 20
 

@@ -11,14 +11,14 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from ...models import Game
+from ...reports.chart import score_sheet as score_sheet_rows
+from ...reports.printing import PAPERS, SheetRow, rules_card, score_sheet, sheet_cells
+from ...rules import PRESETS
+from ...rules.errors import InputError
+from ...rules.numbers import read_whole
 from ..access import game_link
-from ..chart import score_sheet as score_sheet_rows
 from ..http import HtmxHttpRequest
-from ..models import Game
-from ..printing import PAPERS, SheetRow, rules_card, score_sheet, sheet_cells
-from ..rules import PRESETS
-from ..rules.errors import InputError
-from ..rules.numbers import read_whole
 
 BLANK_ROUNDS = 20
 

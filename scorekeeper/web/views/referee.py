@@ -10,11 +10,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
+from ...models import Game
+from ...rules import Status
 from ..access import game_link
-from ..forms import blank_referee, referee_for_game, referee_from_post, verdict_as_round
+from ..forms.referee import blank_referee, referee_for_game, referee_from_post, verdict_as_round
 from ..http import HtmxHttpRequest
-from ..models import Game
-from ..rules import Status
 
 
 @require_http_methods(["GET", "POST"])

@@ -14,15 +14,15 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from .rules import ENDINGS, PRESETS, SWITCHES, RuleSet, build_rules, check_hand, evaluate
-from .rules.cards import CardError, Suit, deck, parse_cards
-from .rules.errors import InputError
-from .rules.hands import Hand
-from .rules.numbers import read_whole
-from .rules.resolve import RoundResult
-from .rules.ruleset import json_value
-from .rules.showdown import settle
-from .text import sentence
+from ...lib.text import sentence
+from ...rules import ENDINGS, PRESETS, SWITCHES, RuleSet, build_rules, check_hand, evaluate
+from ...rules.cards import CardError, Suit, deck, parse_cards
+from ...rules.errors import InputError
+from ...rules.hands import Hand
+from ...rules.numbers import read_whole
+from ...rules.resolve import RoundResult
+from ...rules.ruleset import json_value
+from ...rules.showdown import settle
 
 MIN_PLAYERS, MAX_PLAYERS, START_PLAYERS = 2, 17, 4
 CARD_CHOICES = [(card.code, str(card)) for card in deck(52)]

@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from ...backup import export_club as club_data
+from ...backup import games_csv
+from ...models import Club
 from ..access import club_link
-from ..backup import export_club as club_data
-from ..backup import games_csv
-from ..models import Club
 
 
 def _download(body: str, content_type: str, name: str) -> HttpResponse:

@@ -17,11 +17,11 @@ from django.utils.translation import gettext_noop
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
-from .rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
-from .rules.errors import InputError
-from .rules.numbers import read_points
-from .rules.ruleset import json_value
-from .text import clean_text
+from ..lib.text import clean_text
+from ..rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
+from ..rules.errors import InputError
+from ..rules.numbers import read_points
+from ..rules.ruleset import json_value
 
 # ---- reading values ------------------------------------------------------------------------
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from .rules.errors import InputError
-from .rules.words import _
+from ..rules.errors import InputError
+from ..rules.words import _
 
 # Control characters (NUL, ESC, BEL…: PostgreSQL refuses NUL, a terminal obeys ESC) and lone
 # surrogates (half of a character, which no database can store as text).

@@ -4,7 +4,7 @@ tries instead of forty. A club's pages carry its secret key (``c/``) or its view
 
 from django.urls import URLPattern, URLResolver, include, path, re_path
 
-from .api import api
+from ..api.base import api
 from .views import app, backup, clubs, games, printing, referee
 
 # A game's pages under its club's secret link: c/<key>/g/<game_id>/...

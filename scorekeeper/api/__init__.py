@@ -1,0 +1,5 @@
+"""The JSON API, version 1 (django-ninja)."""
+
+from .base import api
+
+__all__ = ["api"]
