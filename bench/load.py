@@ -158,19 +158,19 @@ def prepare(database: str, env: dict[str, str], tables: int) -> list[dict[str, s
     script = f"""
 import django, json
 django.setup()
-from scorekeeper.models import Club, Game
+from scorekeeper import play
+from scorekeeper.models import Club, RoundInputs
 from scorekeeper.rules import build_rules
-from scorekeeper.models import RoundInputs
 club = Club.objects.create(name="Bench")
-players = [club.add_player(n) for n in ("Ann", "Ben", "Cat", "Dan")]
+players = [play.add_player(club, n) for n in ("Ann", "Ben", "Cat", "Dan")]
 # The stock running out is a draw under this house rule: games never end, however many rounds.
 rules, _ = build_rules({{"preset": "scat", "overrides": {{"stock_out": "draw"}}}})
 draw = RoundInputs(ending="stock_out")
 out = []
 for i in range({tables} + 1):
-    g = Game.start(club, players, 0, rules, "scat")
+    g = play.start_game(club, players, 0, rules, "scat")
     for _ in range(200 if i == {tables} else 2):  # the last game is a long one
-        g.record(draw)
+        play.record_round(g, draw)
     out.append({{"table": g.get_absolute_url(), "poll": g.get_absolute_url() + "version",
                 "record": g.get_absolute_url() + "record", "version": g.version,
                 "api": f"/api/v1/games/{{g.id}}/rounds", "key": club.key}})

@@ -34,38 +34,36 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from scorekeeper import play
 from scorekeeper.models import Club, Game, Round, RoundInputs
 from scorekeeper.rules import build_rules
-from scorekeeper.rules.game import advance, play
+from scorekeeper.rules.game import advance
+from scorekeeper.rules.game import play as play_round
 
 GAMES = {games}
 club = Club.objects.create(name="Big club")
 club.set_key("k" * 40)
 club.save()
-players = [club.add_player(n) for n in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]
+players = [play.add_player(club, n) for n in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")]
 # 9 lives, the county, and 4 players: 30 rounds take three players out.
 rules, _ = build_rules({{"preset": "scat", "overrides": {{"lives": 9}}}})
 started = time.perf_counter()
 for g in range(GAMES):
     seated = [players[(g + i) % len(players)] for i in range(4)]
-    game = Game.start(club, seated, 0, rules, "scat")
+    game = play.start_game(club, seated, 0, rules, "scat")
     state, steps, rounds = game.state, [], []
     winner = g % 4
     while not state.game_over:
         still = [i for i, s in enumerate(state.statuses) if s != "out" and i != winner]
         inputs = RoundInputs("knock", knocker=winner, lowest=(still[0],))
-        step = play(rules, state, inputs.as_input())
+        step = play_round(rules, state, inputs.as_input())
         state = advance(state, step)
         steps.append(step)
-        round = inputs.as_round(game, number=step.number)
-        round.version = step.number
-        rounds.append(round)
+        rounds.append(Round(game=game, number=step.number, version=step.number,
+                            **inputs.stored()))
     with transaction.atomic():
         Round.objects.bulk_create(rounds)
-        game.version = len(rounds)
-        game.set_state(len(rounds), state)
-        game.save()
-        game.rebuild_tallies(state, tuple(steps))
+        play.store(game, state, tuple(steps), version=len(rounds))
 built = time.perf_counter() - started
 client = Client()
 

@@ -85,15 +85,6 @@ if os.environ.get("DATABASE_URL"):
     DATABASES = {
         "default": dj_database_url.config(conn_max_age=60, conn_health_checks=True),
     }
-    # PostgreSQL plans a query once per connection and keeps the plan (a prepared statement,
-    # from a query's second run): the poll and the table's lookup are the same few queries
-    # every time. KNOCK_PG_PREPARED=0 turns it off, as a pooler in transaction mode needs.
-    if "postgresql" in DATABASES["default"]["ENGINE"] and env_flag("KNOCK_PG_PREPARED", True):
-        DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 2}
-    # Django's PostgreSQL backend, with a health check that costs no round trip while the
-    # server has said nothing (scorekeeper/backends/postgresql/base.py).
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        DATABASES["default"]["ENGINE"] = "scorekeeper.backends.postgresql"
 else:
     DATABASES = {
         "default": {
@@ -114,24 +105,14 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The cache keeps table pages as drawn for a version of a game (scorekeeper/views/games.py),
-# in each app server's memory: a page's key holds the game's version, so no entry is ever
-# stale, only unused. (Django's file cache, shared by a box's servers, was tried: it lists its
-# folder on every write, and with a few thousand pages a table page took twice as long.)
+# The default cache holds what every game of the same rules shares (its rules card, drawn once
+# per language: templates/scorekeeper/game.html), in each process's memory. Several boxes need
+# no shared cache for it: each draws the card once.
 CACHES: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "TIMEOUT": 600,
+        "TIMEOUT": 86400,
         "OPTIONS": {"MAX_ENTRIES": 1000},
-    },
-    # A table's region as every phone asks for it after a change, shared by the app servers'
-    # processes through the database, so that it is drawn once per change, not once per process
-    # (the table created by migration 0012).
-    "pages": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "knock_kept_pages",
-        "TIMEOUT": 600,
-        "OPTIONS": {"MAX_ENTRIES": 5000},
     },
 }
 
@@ -216,6 +197,3 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 KNOCK_CLUBS_PER_HOUR = int(os.environ.get("KNOCK_CLUBS_PER_HOUR", "20"))
 # The header a trusted proxy puts the client's address in (empty: use the connection's address).
 KNOCK_CLIENT_IP_HEADER = os.environ.get("KNOCK_CLIENT_IP_HEADER", "")
-# Each app server process answers the pages' polls from a board of versions that a thread of its
-# own reads twice a second (scorekeeper/live.py), instead of with a query per poll.
-KNOCK_POLL_BOARD = env_flag("KNOCK_POLL_BOARD", True)

@@ -74,14 +74,21 @@ class RoundInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("created", "club", "preset", "round_count", "finished", "result_text")
+    list_display = ("created", "club", "preset", "round_count", "finished", "result")
     list_filter = ("preset", "finished")
     search_fields = ("club__name", "id")
     list_select_related = ("club",)
-    fields = ("id", "club", "preset", "created", "version", "round_count", "finished",
-              "result_text", "first_dealer", "rules_data", "readings")  # fmt: skip
+    fields = ("id", "club", "preset", "created", "version", "round_count", "finished", "result",
+              "first_dealer", "rules_data", "readings")  # fmt: skip
     readonly_fields = fields
     inlines = [SeatInline, RoundInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_seats()
+
+    @admin.display(description="result")
+    def result(self, game):
+        return game.result_words
 
     def has_add_permission(self, request):
         return False  # games start at the table

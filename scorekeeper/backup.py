@@ -23,17 +23,11 @@ from django.utils.translation import gettext as _
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic import ValidationError as SchemaError
 
+from . import play
 from .lib.text import clean_text
-from .models import (
-    Club,
-    Game,
-    GameSeat,
-    Round,
-    clean_name,
-    key_digest,
-    stored_rules,
-    view_key_for,
-)
+from .models import Club, Game, GameSeat, Round
+from .models.clubs import clean_name, key_digest, view_key_for
+from .models.games import stored_rules
 from .rules import ROUND_ENDINGS, SWITCHES, Result, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
@@ -294,7 +288,7 @@ def import_club(data: Any) -> Club:
         players = {}
         for i, player_entry in enumerate(file.players):
             try:
-                player = club.add_player(player_entry.name)
+                player = play.add_player(club, player_entry.name)
             except InputError as refusal:
                 raise InputError(refusal.message, f"players[{i}].name") from None
             if player.name != player_entry.name:
@@ -344,9 +338,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
         raise InputError(refusal.message, f"{where}.rounds") from None
     if any(step.result.result == Result.TABLE_DECIDES for step in steps):
         raise InputError("a round in play waits for the table's choice", f"{where}.rounds")
-    game.set_state(game.version, state, game.told_last(steps))
-    game.save(update_fields=["state_data", "round_count", "finished", "result_text"])
-    game.rebuild_tallies(state, steps)
+    play.store(game, state, steps, version=game.version)
 
 
 # ---- a spreadsheet -------------------------------------------------------------------------

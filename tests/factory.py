@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scorekeeper import play
 from scorekeeper.models import Club, Game, RoundInputs
 from scorekeeper.rules import build_rules
 
@@ -13,13 +14,17 @@ def make_club(name: str = "Thursday table") -> Club:
 def make_game(players=("Ann", "Ben", "Cat"), preset: str = "scat", club: Club | None = None,
               first_dealer: int = 0, mode: str = Game.Mode.REFEREE, **overrides) -> Game:  # fmt: skip
     club = club or make_club()
-    members = [club.player_named(name) or club.add_player(name) for name in players]
     rules, _ = build_rules({"preset": preset, "overrides": overrides})
-    return Game.start(club, members, first_dealer, rules, preset, mode)
+    return play.start_game(club, list(players), first_dealer, rules, preset, mode)
+
+
+def reloaded(game: Game) -> Game:
+    """The game as stored now, opened with its club's key as a page would open it."""
+    return Game.objects.opened_by(game.pk, game.club.key)
 
 
 def seat_of(game: Game, name: str) -> int:
-    return next(seat.position for seat in game.seat_list() if seat.player.name == name)
+    return next(seat.position for seat in game.seat_list if seat.player.name == name)
 
 
 def knock(game: Game, knocker: str, lowest: list[str] | tuple[str, ...]) -> RoundInputs:
@@ -33,5 +38,5 @@ def knock(game: Game, knocker: str, lowest: list[str] | tuple[str, ...]) -> Roun
 def record_knocks(game: Game, rounds: list[tuple[str, list[str]]]) -> Game:
     """Record knock rounds: (knocker, [lowest]) each."""
     for knocker, lowest in rounds:
-        game.record(knock(game, knocker, lowest))
+        play.record_round(game, knock(game, knocker, lowest))
     return game

@@ -4,17 +4,18 @@ revealed."""
 
 from __future__ import annotations
 
-import hmac
 import uuid
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Status
 from ninja.security import HttpBearer
 
-from ..models import AlreadyRecorded, Club, Game, RoundInputs, StaleGame, key_digest
+from .. import play
+from ..models import Club, Game, RoundInputs
+from ..play import AlreadyRecorded, StaleGame
 from ..reports.stats import club_stats, stats_filters
 from ..rules import build_rules
 from ..rules.cards import CardError, parse_cards
@@ -22,7 +23,7 @@ from ..rules.errors import InputError
 from ..rules.game import Step
 from ..rules.ruleset import json_value
 from ..rules.showdown import hand_data
-from ..web.access import create_club as create_club_limited
+from ..web.access import client_digest
 from .schemas import (
     ClubIn,
     ClubOut,
@@ -48,27 +49,21 @@ class ClubKey(HttpBearer):
         return token.strip() or None
 
 
-def authorised_club(request: HttpRequest, club: Club | None) -> Club:
-    """The club, if the request holds its key; 404 otherwise. Compared in constant time."""
-    token = request.auth  # type: ignore[attr-defined]
-    if club is None or not hmac.compare_digest(club.key_hash, key_digest(token)):
+def club_from(request: HttpRequest, club_id: uuid.UUID) -> Club:
+    """The club, if the request holds its key; 404 otherwise (a wrong key and a missing club
+    are not told apart)."""
+    club = Club.objects.opened_by(request.auth)  # type: ignore[attr-defined]
+    if club is None or club.pk != club_id:
         raise Http404("No such club")
-    club.set_key(token)  # opened with its key: its links can be shown
     return club
 
 
-def club_from(request: HttpRequest, club_id) -> Club:
-    return authorised_club(request, Club.objects.filter(pk=club_id).first())
-
-
-def game_from(request: HttpRequest, game_id) -> Game:
+def game_from(request: HttpRequest, game_id: uuid.UUID) -> Game:
     """The game, if the request holds its club's key; 404 otherwise (no game, or another
     club's: the two are not told apart)."""
-    token = request.auth  # type: ignore[attr-defined]
-    game = Game.objects.opened_by(game_id, "key_hash", token)
+    game = Game.objects.opened_by(game_id, request.auth)  # type: ignore[attr-defined]
     if game is None:
         raise Http404("No such game")
-    game.club.set_key(token)  # opened with its key: its links can be shown
     return game
 
 
@@ -138,7 +133,7 @@ def _seat(game: Game, name: str, field: str) -> int:
 @router.post("/clubs", response={201: ClubOut, 429: ErrorOut, **REFUSALS}, url_name="clubs")
 def create_club(request: HttpRequest, payload: ClubIn):
     """A new club; its key opens it (keep it as you would a password)."""
-    club = create_club_limited(request, payload.name)
+    club = play.create_club(payload.name, client_digest(request), settings.KNOCK_CLUBS_PER_HOUR)
     if club is None:
         return Status(
             429,
@@ -175,13 +170,8 @@ def create_game(request: HttpRequest, club: uuid.UUID, payload: GameIn):
         raise InputError(
             _("%(name)s is not one of the players") % {"name": first_name}, "first_dealer"
         )
-    # Adding unknown players and starting the game stand or fall together.
-    with transaction.atomic():
-        try:
-            players = [found.player_for(name) for name in clean]
-        except InputError as refusal:
-            raise InputError(refusal.message, "players") from None
-        game = Game.start(found, players, folded.index(first_name.casefold()), rules, preset.id)
+    dealer = folded.index(first_name.casefold())
+    game = play.start_game(found, clean, dealer, rules, preset.id)
     return Status(201, game_data(game))
 
 
@@ -238,21 +228,19 @@ def record_round(request: HttpRequest, game: uuid.UUID, payload: RoundIn):
     found = game_from(request, game)
     inputs = round_inputs(found, payload)
     try:
-        step = found.record(inputs, seen_version=payload.version)
-    except StaleGame:
-        return _stale(found, inputs)
-    except AlreadyRecorded:
-        # The same client id twice: applied once; the answer is the game as it is.
-        return Status(200, {**state_data(found.fresh()), "new_round": None})
+        step = play.record_round(found, inputs, seen_version=payload.version)
+    except (StaleGame, AlreadyRecorded):
+        return _stale(found, inputs.client_id)
     except InputError as refusal:
         raise InputError(refusal.message, _engine_field(found, refusal)) from None
     return Status(200, {**state_data(found), "new_round": round_data(found.state.names, step)})
 
 
-def _stale(game: Game, inputs: RoundInputs | None):
-    game = game.fresh()
-    if inputs is not None and game.has_round_from(inputs.client_id):
-        # a retry of a tap already recorded
+def _stale(game: Game, client_id: str = "") -> Status:
+    """A 409 with the game as it is now; a repeat of a tap already recorded is a 200 with no new
+    round (it was applied once)."""
+    answer = play.stale_answer(game, client_id)
+    if answer.recorded:
         return Status(200, {**state_data(game), "new_round": None})
     body = {
         "error": _(
@@ -276,15 +264,15 @@ def undo(request: HttpRequest, game: uuid.UUID, payload: UndoIn):
     """Take back the last round (it stays in the log, marked undone)."""
     found = game_from(request, game)
     try:
-        found.undo(seen_version=payload.version)
+        play.undo_round(found, seen_version=payload.version)
     except StaleGame:
-        return _stale(found, None)
+        return _stale(found)
     return Status(200, state_data(found))
 
 
 def _set_aside(request: HttpRequest, game: uuid.UUID, **change: bool) -> dict[str, Any]:
     found = game_from(request, game)
-    found.set_aside(**change)
+    play.set_aside(found, **change)
     return state_data(found)
 
 

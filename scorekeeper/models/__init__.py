@@ -1,32 +1,10 @@
-"""What happened at the table: clubs and their players (``clubs``), games, their seats and
-their rounds (``games``)."""
+"""What happened at the table: clubs, their links and their players (``clubs``); games, their
+seats and their rounds (``games``). The verbs that change them are in ``scorekeeper.play``."""
 
-from .games import (
-    BIN_DAYS,
-    CLUB_COLUMNS,
-    AlreadyRecorded,
-    Club,
-    Game,
-    GameSeat,
-    GameStamp,
-    Player,
-    RetiredKey,
-    Round,
-    RoundInputs,
-    StaleGame,
-    StaleLink,
-    clean_name,
-    key_digest,
-    name_key,
-    new_key,
-    stamp_for_key,
-    stored_rules,
-    view_key_for,
-    writing,
-)
+from .clubs import Club, Player, RetiredKey, key_digest, new_key
+from .games import BIN_DAYS, Game, GameSeat, Round, RoundInputs
 
 __all__ = [
-    "BIN_DAYS", "CLUB_COLUMNS", "AlreadyRecorded", "Club", "Game", "GameSeat", "GameStamp", "Player", "RetiredKey",
-    "Round", "RoundInputs", "StaleGame", "StaleLink", "clean_name", "key_digest", "name_key",
-    "new_key", "stamp_for_key", "stored_rules", "view_key_for", "writing",
+    "BIN_DAYS", "Club", "Game", "GameSeat", "Player", "RetiredKey", "Round", "RoundInputs",
+    "key_digest", "new_key",
 ]  # fmt: skip

@@ -1,6 +1,7 @@
 """Who may see and change what. A club's secret link (or API key) records rounds and changes the
 club; its view link only looks. Every check lives here, in the views' decorators, never only in a
-template: a partial can be asked for on its own."""
+template: a partial can be asked for on its own. The lookup itself is the models' one
+(``Club.objects.opened_by``, ``Game.objects.opened_by``), which the API uses too."""
 
 from __future__ import annotations
 
@@ -9,16 +10,13 @@ import hmac
 import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
 from functools import wraps
 from typing import Any, ClassVar
 
 from django.conf import settings
-from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 
 from ..models import Club, Game, RetiredKey
 
@@ -56,11 +54,6 @@ class Link:
         name = self.VIEW_PAGES[page] if self.read_only else page
         return reverse(name, args=[self.key, *args])
 
-    @property
-    def key_field(self) -> str:
-        """The club's column that holds this link's key's digest."""
-        return "view_key_hash" if self.read_only else "key_hash"
-
 
 def url_link(kwargs: dict[str, Any], read_only_ok: bool) -> Link:
     """The key a URL carries: ``key`` (the secret link's) or ``view_key``, which only the pages
@@ -71,23 +64,21 @@ def url_link(kwargs: dict[str, Any], read_only_ok: bool) -> Link:
     return Link(kwargs.pop("key"), read_only=False)
 
 
-def club_link(
-    read_only_ok: bool = False,
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+View = Callable[..., HttpResponse]
+
+
+def club_link(read_only_ok: bool = False) -> Callable[[View], View]:
     """Open the club the URL's key opens, once, and hand it to the view; ``request.link`` says
     how it was opened. A replaced link is told so (410); anything else is not found."""
 
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorator(view: View) -> View:
         @wraps(view)
         def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
             link = url_link(kwargs, read_only_ok)
-            by = Club.objects.with_view_key if link.read_only else Club.objects.with_key
-            club = by(link.key)
+            club = Club.objects.opened_by(link.key, link.read_only)
             if club is None:
                 return _gone_or_404(request, link.key)
-            request.link = link  # type: ignore[attr-defined]  # what HtmxHttpRequest.link is
-            if not link.read_only:
-                remember_club(request, club.key, club.name)
+            _opened(request, link, club)
             return view(request, club, **kwargs)
 
         return wrapper
@@ -95,33 +86,31 @@ def club_link(
     return decorator
 
 
-def game_link(
-    read_only_ok: bool = False,
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """As ``club_link``, for a game of the club: the club and the game in plain SQL
-    (``GameQuerySet.opened_by``), since every tap at the table passes here."""
+def game_link(read_only_ok: bool = False) -> Callable[[View], View]:
+    """As ``club_link``, for a game of the club: the game, its club and its seats in one
+    lookup (two statements)."""
 
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorator(view: View) -> View:
         @wraps(view)
         def wrapper(request: HttpRequest, game_id: Any, **kwargs: Any) -> HttpResponse:
             link = url_link(kwargs, read_only_ok)
-            game = Game.objects.opened_by(game_id, link.key_field, link.key)
+            game = Game.objects.opened_by(game_id, link.key, link.read_only)
             if game is None:
-                by = Club.objects.with_view_key if link.read_only else Club.objects.with_key
-                if by(link.key) is None:
+                if Club.objects.opened_by(link.key, link.read_only) is None:
                     return _gone_or_404(request, link.key)
                 raise Http404("No such game in this club")
-            if link.read_only:
-                game.club.view_key = link.key
-            else:
-                game.club.set_key(link.key)
-                remember_club(request, link.key, game.club.name)
-            request.link = link  # type: ignore[attr-defined]  # what HtmxHttpRequest.link is
+            _opened(request, link, game.club)
             return view(request, game, **kwargs)
 
         return wrapper
 
     return decorator
+
+
+def _opened(request: HttpRequest, link: Link, club: Club) -> None:
+    request.link = link  # type: ignore[attr-defined]  # what HtmxHttpRequest.link is
+    if not link.read_only:
+        remember_club(request, club.key, club.name)
 
 
 def remember_club(request: HttpRequest, key: str, name: str) -> None:
@@ -160,22 +149,3 @@ def client_digest(request: HttpRequest) -> str:
     """A keyed digest of ``client_address``: enough to count, never the address itself."""
     secret = settings.SECRET_KEY.encode()
     return hmac.new(secret, client_address(request).encode(), hashlib.sha256).hexdigest()
-
-
-def create_club(request: HttpRequest, name: str) -> Club | None:
-    """A new club, unless this client started its hour's allowance of clubs already (None).
-
-    Counting and creating happen under one lock per client, so that forty requests at once
-    cannot all count nineteen: SQLite's write transaction holds the database, and PostgreSQL
-    takes an advisory lock on the client's digest.
-    """
-    who = client_digest(request)
-    since = timezone.now() - timedelta(hours=1)
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(who[:15], 16)])
-        made = Club.objects.filter(created_by=who, created__gte=since).count()
-        if made >= settings.KNOCK_CLUBS_PER_HOUR:
-            return None
-        return Club.objects.create(name=name, created_by=who)

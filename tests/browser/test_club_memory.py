@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper import play
 from scorekeeper.models import Game, RoundInputs
 
 from ..factory import make_club, make_game
@@ -23,7 +24,7 @@ def club():
         for seat in loser:
             for _ in range(2):  # on the county, then out
                 if not game.state.game_over and game.state.statuses[seat] != "out":
-                    game.record(RoundInputs("knock", knocker=winner, lowest=(seat,)))
+                    play.record_round(game, RoundInputs("knock", knocker=winner, lowest=(seat,)))
     return club
 
 

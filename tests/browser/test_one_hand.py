@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper import play
 from scorekeeper.models import Game, Round, RoundInputs
 
 from ..factory import make_game
@@ -303,7 +304,7 @@ def test_three_aces_under_schwimmen_in_three_taps(browser, size):
 
 def test_a_round_counted_by_hand_is_edited_on_its_own_page(browser):
     game = make_game(players=("Ana", "Ben", "Cara"), mode=Game.Mode.COUNT)
-    game.record(RoundInputs("manual", losses={1: 1}))
+    play.record_round(game, RoundInputs("manual", losses={1: 1}))
     context, page = open_table(browser, game, PHONES[1])
     page.goto(_live_url[0] + f"/c/{game.club.key}/g/{game.id}/rounds/1/edit")
     lost = page.get_by_role("combobox", name="Cara")

@@ -11,6 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from scorekeeper import play
 from scorekeeper.models import Game, Round, RoundInputs
 
 from ..factory import make_game
@@ -163,7 +164,7 @@ def test_a_record_the_proxy_answered_for_says_so_and_retry_saves_it_once(browser
 
 def test_an_undo_made_offline_is_sent_once_when_back_online(browser, live_server):
     game = make_game(players=("Ana", "Ben", "Cara"))
-    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(1,)))
     context, page = table_kept_by_the_worker(browser, live_server, game)
     context.set_offline(True)
     page.get_by_role("button", name="Undo round 1").click()
@@ -178,7 +179,7 @@ def test_an_undo_made_offline_is_sent_once_when_back_online(browser, live_server
 
 def test_a_reload_while_offline_shows_the_last_table_seen(browser, live_server):
     game = make_game(players=("Ana", "Ben", "Cara"))
-    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(1,)))
     context, page = table_kept_by_the_worker(browser, live_server, game)
     page.reload()  # kept by the worker now that it controls the page
     context.set_offline(True)
@@ -252,7 +253,7 @@ def every_page(game):
         "edit round": f"/c/{key}/g/{game.id}/rounds/1/edit",
         "invite": f"/c/{key}/g/{game.id}/invite",
         "stats": f"/c/{key}/stats",
-        "player": f"/c/{key}/players/{game.seat_list()[0].player_id}/stats",
+        "player": f"/c/{key}/players/{game.seat_list[0].player_id}/stats",
         "rules card": "/rules/scat/",
         "score sheet": f"/c/{key}/g/{game.id}/sheet",
         "settle with cards": f"/c/{key}/g/{game.id}/referee",
@@ -264,10 +265,10 @@ def every_page(game):
 )
 def test_axe_finds_nothing_serious_on_any_page(browser, live_server, scheme, locale):
     game = make_game(players=("Ana", "Ben"), lives=1)
-    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben on the county
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben on the county
     over = make_game(players=("Ana", "Ben"), lives=1, club=game.club)
     for _ in range(2):
-        over.record(RoundInputs("knock", knocker=0, lowest=(1,)))
+        play.record_round(over, RoundInputs("knock", knocker=0, lowest=(1,)))
     assert Game.objects.get(pk=over.pk).finished
     context = phone_context(browser, color_scheme=scheme, locale=locale)
     page = context.new_page()
@@ -336,8 +337,8 @@ def contrast(a: str, b: str) -> float:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_borders_tokens_labels_and_focus_rings_meet_their_contrast(browser, live_server, scheme):
     game = make_game(players=("Ana", "Ben", "Cara"), lives=1)
-    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben on the county
-    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben out
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben on the county
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben out
     context = phone_context(browser, color_scheme=scheme)
     page = context.new_page()
     page.goto(live_server.url + game.get_absolute_url())

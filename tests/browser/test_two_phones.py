@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper import play
 from scorekeeper.models import Game, Round
 
 from ..factory import knock, make_game
@@ -102,7 +103,7 @@ def test_a_page_with_its_stream_open_hears_news_at_once_and_polls_only_when_it_d
         page.wait_for_timeout(4_500)
         assert asks == []  # two polls would have gone by now
 
-        game.record(knock(game, "Ann", ["Cat"]))  # another phone records
+        play.record_round(game, knock(game, "Ann", ["Cat"]))  # another phone records
         expect(page.locator("#table h1")).to_have_text("Round 2", timeout=2_000)
         assert asks == []  # the news said the version: the page redrew without asking
         # A round recorded on this phone: its answer is the new table, and the news of it,
@@ -126,6 +127,6 @@ def test_a_page_with_its_stream_open_hears_news_at_once_and_polls_only_when_it_d
         page.wait_for_timeout(4_500)
         assert len(asks) >= 2
         game = Game.objects.get(id=game.id)
-        game.record(knock(game, "Ann", ["Ben"]))
+        play.record_round(game, knock(game, "Ann", ["Ben"]))
         expect(page.locator("#table h1")).to_have_text("Round 4", timeout=3_000)
         context.close()

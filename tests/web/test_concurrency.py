@@ -14,6 +14,7 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
+from scorekeeper import play
 from scorekeeper.models import Club, Game, RetiredKey, Round
 
 from ..factory import knock, make_game
@@ -100,7 +101,7 @@ def test_a_double_tap_sent_twice_at_once_is_applied_once():
 
 def test_undo_racing_a_record_leaves_a_consistent_game():
     game = make_game()
-    game.record(knock(game, "Ann", ["Ben"]))
+    play.record_round(game, knock(game, "Ann", ["Ben"]))
     key = game.club.key
     record = {"ending": "knock", "knocker": "0", "lowest": ["2"], "version": "1", "confirm": "1",
               "client_id": "racer"}  # fmt: skip
@@ -187,7 +188,7 @@ def test_reads_under_writes_never_pair_a_version_with_another_versions_rounds():
             reading.wait(timeout=30)  # every reader has read once: all are warm
             for i in range(30):
                 time.sleep(0.01)  # let the readers in between the writes
-                game.record(knock(game, "Ann", [("Ben", "Cat", "Dev", "Eve")[i % 4]]))
+                play.record_round(game, knock(game, "Ann", [("Ben", "Cat", "Dev", "Eve")[i % 4]]))
         finally:
             stop.set()
             connections.close_all()

@@ -10,6 +10,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from scorekeeper import play
 from scorekeeper.backup import export_club, import_club
 from scorekeeper.models import Club, Game, Round, RoundInputs
 from scorekeeper.rules.errors import InputError
@@ -84,17 +85,17 @@ def a_club_with_history() -> Club:
     record_knocks(finished, [("Ann", ["Ben"])] * 4)
     going = make_game(players=("Ann", "Ben", "Cat"), club=club, preset="schwimmen")
     record_knocks(going, [("Cat", ["Ann"]), ("Ann", ["Ben", "Cat"])])
-    going.undo()
-    going.edit_round(1, knock(going, "Cat", ["Ben"]))
-    going.record(knock(going, "Ben", ["Ann"]))
+    play.undo_round(going)
+    play.edit_round(going, 1, knock(going, "Cat", ["Ben"]))
+    play.record_round(going, knock(going, "Ben", ["Ann"]))
     club.our_rules = {"preset": "friendly", "overrides": {"lives": 4}, "mode": "count"}
     club.save()
     counted = make_game(players=("Ann", "Cat"), club=club, mode=Game.Mode.COUNT)
     Game.objects.filter(pk=counted.pk).update(name="Friday at Ann's")
-    counted.record(RoundInputs("manual", losses={0: 2, 1: 1}))
-    club.add_player("Dan").rename("Daniel")
-    make_game(players=("Ann", "Ben"), club=club).set_aside(abandoned=True)
-    make_game(players=("Ben", "Cat"), club=club).set_aside(deleted=True)
+    play.record_round(counted, RoundInputs("manual", losses={0: 2, 1: 1}))
+    play.rename_player(play.add_player(club, "Dan"), "Daniel")
+    play.set_aside(make_game(players=("Ann", "Ben"), club=club), abandoned=True)
+    play.set_aside(make_game(players=("Ben", "Cat"), club=club), deleted=True)
     return club
 
 
@@ -113,7 +114,7 @@ def test_a_club_exported_and_imported_into_an_empty_instance_is_identical():
     restored = import_club(json.loads(text))
     assert export_club(restored) == exported
     assert derived(restored) == figures
-    assert restored.games.get(finished=True).result_text == "Ann won"
+    assert restored.games.get(finished=True).result_words == "Ann won"
     assert Round.objects.exclude(state="active").count() == 2  # the undone and the edited
     assert restored.games.filter(abandoned=True).count() == 1
     assert restored.games.exclude(deleted=None).count() == 1

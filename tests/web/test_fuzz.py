@@ -9,11 +9,12 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper import play
 from scorekeeper.api.base import api
 from scorekeeper.models import Club, Game, Player, Round
 from scorekeeper.rules import PRESETS
 
-from ..factory import make_game
+from ..factory import make_game, reloaded
 
 pytestmark = pytest.mark.django_db
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
@@ -82,7 +83,7 @@ def game():
 def invariant(game: Game) -> None:
     """Whatever was sent, the game is whole: its rounds replay under its rules, to the state
     stored with it."""
-    game = game.fresh()
+    game = reloaded(game)
     assert game.steps()[0] == game.state
     assert game.round_count == Round.objects.filter(game=game, state="active").count()
 
@@ -224,9 +225,9 @@ def test_hostile_names_are_stored_or_refused_cleanly_and_always_shown_escaped(cl
         assert "at most 60 characters" in text
         return
     assert club.players.get().name == " ".join(name.split())
-    ben = club.add_player("Ben")
+    ben = play.add_player(club, "Ben")
     hostile = club.players.exclude(pk=ben.pk).get()
-    game = Game.start(club, [hostile, ben], 0, PRESETS["scat"].rules, "scat")
+    game = play.start_game(club, [hostile, ben], 0, PRESETS["scat"].rules, "scat")
     for url in (
         game.get_absolute_url(),
         reverse("round-log", args=[club.key, game.id]),

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scorekeeper import play
 from scorekeeper.models import Club, Round
 
 from ..factory import knock, make_game, record_knocks
@@ -139,7 +140,7 @@ def test_every_page_of_a_game_polls_and_refreshes(client):
 
 def test_a_tap_on_a_game_that_changed_is_refused_with_the_table_now(client):
     game = make_game()
-    game.record(knock(game, "Ann", ["Ben"]))
+    play.record_round(game, knock(game, "Ann", ["Ben"]))
     data = {"ending": "knock", "knocker": "0", "lowest": ["2"], "version": "0", "confirm": "1",
             "client_id": "phone-2"}  # fmt: skip
     page = text(client.post(reverse("record", args=[game.club.key, game.id]), data, follow=True))

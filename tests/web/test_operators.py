@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper import play
 from scorekeeper.backup import export_club, import_club
 from scorekeeper.models import Club, Game, Player, Round
 from scorekeeper.rules.errors import InputError
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def a_club():
     game = record_knocks(make_game(), [("Ann", ["Ben"]), ("Ben", ["Cat"])])
-    game.undo()
+    play.undo_round(game)
     make_game(players=("Ann", "Ben"), club=game.club, preset="schwimmen")
     return game.club
 
@@ -229,8 +230,8 @@ def test_any_damage_to_a_file_imports_all_or_nothing_and_what_imports_plays(data
         state = game.state
         assert game.steps()[0] == state  # every game it let in is one the engine plays
         if not game.finished:
-            seats = game.seat_list()
+            seats = game.seat_list
             if len([s for s in state.statuses if s != "out"]) >= 2:
                 playing = [s for i, s in enumerate(seats) if state.statuses[i] != "out"]
                 with contextlib.suppress(InputError):  # a round the rules refuse, as at a table
-                    game.record(knock(game, playing[0].name, [playing[1].name]))
+                    play.record_round(game, knock(game, playing[0].name, [playing[1].name]))

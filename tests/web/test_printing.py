@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from scorekeeper import play
 from scorekeeper.models import RoundInputs
 from scorekeeper.rules import PRESETS
 
@@ -77,8 +78,8 @@ def test_a_blank_score_sheet_for_2_to_9_players(client, tmp_path, players):
 
 def test_a_filled_score_sheet_from_a_games_rounds(client, tmp_path):
     game = make_game(players=("Ana", "Ben", "Cara"), lives=2)
-    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))
-    game.record(RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben on the county
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(1,)))
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(1,)))  # Ben on the county
     page = client.get(reverse("game-sheet", args=[game.club.key, game.id])).content.decode()
     assert page.count("box crossed") == 1 + 2  # Ben: one life crossed after round 1, two after 2
     assert "<small>−1 on the county</small>" in page
@@ -99,7 +100,7 @@ def test_the_printed_pages_print_black_on_white_without_controls(client):
 def test_a_long_game_goes_on_to_a_second_sheet(client, tmp_path):
     game = make_game(players=("Ana", "Ben"), lives=10, stock_out="draw")
     for _ in range(30):
-        game.record(RoundInputs("stock_out"))
+        play.record_round(game, RoundInputs("stock_out"))
     response = client.get(reverse("game-sheet-pdf", args=[game.club.key, game.id]))
     text, pages = read_pdf(response.content, tmp_path, "long-sheet")
     assert pages == 2 and " 30 " in f" {text} " and text.count("Round") >= 2

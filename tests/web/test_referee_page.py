@@ -5,6 +5,7 @@ import re
 import pytest
 from django.test import Client
 
+from scorekeeper import play
 from scorekeeper.models import Round, RoundInputs
 from scorekeeper.rules import PRESETS, SWITCHES
 from scorekeeper.web.forms.referee import form_key
@@ -199,7 +200,7 @@ def test_every_switch_survives_a_round_trip_through_the_form(preset):
 def test_settle_with_cards_from_a_game_and_record_the_verdict_in_one_tap(client):
     game = make_game(players=("Ben", "Cara", "Ana", "Dev"), preset="schwimmen", lives=2)
     for _ in range(3):
-        game.record(RoundInputs("manual", losses={3: 1}))  # Dev swims, then is out
+        play.record_round(game, RoundInputs("manual", losses={3: 1}))  # Dev swims, then is out
     url = f"/c/{game.club.key}/g/{game.id}/referee"
     page = text(client.get(url))
     # The game's rules and the players still in, in their seats; Dev, who is out, is not there.

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from scorekeeper import play
 from scorekeeper.models import Game, GameSeat, RoundInputs
 
 from ..factory import make_club, make_game
@@ -27,19 +28,19 @@ def club():
     Dev retires afterwards."""
     club = make_club()
     one = make_game(players=("Ana", "Ben", "Cara"), club=club, lives=1)
-    one.record(knock(0, 0))
-    one.record(RoundInputs("dealt_thirty_one", shown_by=(1, 2), choice=""))
-    one.record(knock(1, 2))
-    one.record(knock(1, 2))
+    play.record_round(one, knock(0, 0))
+    play.record_round(one, RoundInputs("dealt_thirty_one", shown_by=(1, 2), choice=""))
+    play.record_round(one, knock(1, 2))
+    play.record_round(one, knock(1, 2))
     assert one.state.winner == "Ben"
     two = make_game(players=("Ana", "Ben", "Dev"), club=club, round_limit=1)
-    two.record(RoundInputs("manual", losses={2: 1}))
+    play.record_round(two, RoundInputs("manual", losses={2: 1}))
     assert two.state.tie == ("Ana", "Ben")
     three = make_game(players=("Ana", "Ben"), club=club, preset="schwimmen", lives=1)
-    three.record(RoundInputs("manual", losses={0: 1}))
-    three.record(RoundInputs("manual", losses={0: 1}))
+    play.record_round(three, RoundInputs("manual", losses={0: 1}))
+    play.record_round(three, RoundInputs("manual", losses={0: 1}))
     assert three.state.winner == "Ben"
-    dev = club.player_named("Dev")
+    dev = club.players.named("Dev")
     dev.retired = True
     dev.save()
     return club
@@ -92,9 +93,9 @@ def test_the_filters(client, club):
 def test_undo_and_edit_keep_the_tallies_true(client, club):
     game = Game.objects.get(club=club, preset="schwimmen")
     game.club = club
-    game.undo()
+    play.undo_round(game)
     assert api_stats(client, club)[0]["Ana"]["lives_lost"] == 3
-    game.edit_round(1, RoundInputs("manual", losses={1: 1}))
+    play.edit_round(game, 1, RoundInputs("manual", losses={1: 1}))
     players = api_stats(client, club)[0]
     assert (players["Ana"]["lives_lost"], players["Ben"]["lives_lost"]) == (2, 1)
     assert players["Ben"]["wins"] == 1  # the schwimmen game goes on now
@@ -129,7 +130,7 @@ def test_the_stats_page_takes_a_fixed_number_of_queries(
     client, club, django_assert_max_num_queries
 ):
     for _ in range(3):
-        make_game(players=("Ana", "Ben"), club=club).record(knock(0, 1))
+        play.record_round(make_game(players=("Ana", "Ben"), club=club), knock(0, 1))
     with django_assert_max_num_queries(8):
         client.get(reverse("stats", args=[club.key]))
 
@@ -170,7 +171,7 @@ def test_a_game_in_the_bin_goes_for_good_after_30_days(client, club):
     from django.utils import timezone
 
     game = Game.objects.get(club=club, preset="schwimmen")
-    game.set_aside(deleted=True)
+    play.set_aside(game, deleted=True)
     Game.objects.filter(pk=game.pk).update(deleted=timezone.now() - timedelta(days=29))
     client.get(club.get_absolute_url())
     assert Game.objects.filter(pk=game.pk).exists()
@@ -181,7 +182,7 @@ def test_a_game_in_the_bin_goes_for_good_after_30_days(client, club):
 
 def test_an_abandoned_game_records_nothing_until_resumed(client, club):
     game = make_game(club=club)
-    game.set_aside(abandoned=True)
+    play.set_aside(game, abandoned=True)
     page = client.get(game.get_absolute_url()).content.decode()
     assert "Abandoned: no winner, and not in the stats." in page and 'id="record"' not in page
     response = client.post(f"/api/v1/games/{game.id}/rounds", {"ending": "knock", "knocker": "Ann",
@@ -198,8 +199,8 @@ def test_the_home_page_offers_to_continue_the_games_in_progress(client):
     club = Club.objects.with_key(key)
     going = make_game(club=club)
     done = make_game(club=club, players=("Ann", "Ben"), lives=1)
-    done.record(knock(0, 1))
-    done.record(knock(0, 1))
+    play.record_round(done, knock(0, 1))
+    play.record_round(done, knock(0, 1))
     elsewhere = make_game()  # another club, which this browser never opened
     page = client.get("/").content.decode()
     section = page[page.index("Games in progress") : page.index("Your clubs")]
@@ -208,7 +209,7 @@ def test_the_home_page_offers_to_continue_the_games_in_progress(client):
 
 
 def test_a_players_page_and_the_records(client, club):
-    ana = club.player_named("Ana")
+    ana = club.players.named("Ana")
     page = client.get(reverse("stats", args=[club.key])).content.decode()
     assert f'href="/c/{club.key}/players/{ana.pk}/stats">Ana</a>' in page
     records = page[page.index("Records") :]
@@ -222,16 +223,18 @@ def test_a_players_page_and_the_records(client, club):
     assert "The last 3 finished games, newest first: lost, tied, lost.</span>" in page
     view = client.get(f"/v/{club.view_key}/players/{ana.pk}/stats").content.decode()
     assert f"/v/{club.view_key}/g/" in view and f"/c/{club.key}" not in view
-    ben = client.get(reverse("player-stats", args=[club.key, club.player_named("Ben").pk]))
+    ben = client.get(reverse("player-stats", args=[club.key, club.players.named("Ben").pk]))
     assert "<dt>Favourite victim</dt><dd>Ana" in ben.content.decode()
 
 
 def test_a_comeback_from_the_last_chance_is_a_record(client):
     club = make_club()
     game = make_game(players=("Ana", "Ben"), club=club, lives=1)
-    game.record(RoundInputs("manual", losses={0: 1}))  # Ana on the county
-    game.record(RoundInputs("manual", losses={1: 1}))  # Ben too
-    game.record(RoundInputs("manual", losses={1: 1}))  # Ben out: Ana wins from the county
+    play.record_round(game, RoundInputs("manual", losses={0: 1}))  # Ana on the county
+    play.record_round(game, RoundInputs("manual", losses={1: 1}))  # Ben too
+    play.record_round(
+        game, RoundInputs("manual", losses={1: 1})
+    )  # Ben out: Ana wins from the county
     page = client.get(reverse("stats", args=[club.key])).content.decode()
     assert "<dt>Biggest comeback</dt><dd>Ana won after 3 rounds on the last chance" in page
 

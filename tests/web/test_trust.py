@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scorekeeper import play
 from scorekeeper.lib.redact import redact
 from scorekeeper.models import Club, Game, Player, Round
 
@@ -240,7 +241,7 @@ class TestExports:
                                       "@SUM(A1)"])  # fmt: skip
     def test_a_name_never_becomes_a_spreadsheet_formula(self, client, name):
         club = make_club()
-        hostile = club.add_player(name)
+        hostile = play.add_player(club, name)
         game = make_game(players=(hostile.name, "Ben"), club=club)
         record_knocks(game, [(hostile.name, ["Ben"])] * 2 + [("Ben", [hostile.name])] * 3)
         response = client.get(reverse("export-games-csv", args=[club.key]))

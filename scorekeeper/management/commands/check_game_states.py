@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from scorekeeper import play
 from scorekeeper.models import Game
 
 
@@ -15,23 +16,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, fix, **options):
         differ = []
-        games = Game.objects.select_related("club").order_by("created")
+        games = Game.objects.select_related("club").with_seats().order_by("created")
         for game in games.iterator(chunk_size=200):
-            worked_out, steps = game.steps()
-            stored = dict(game.state_data or {})
-            # The state, not its words: they were told in the languages of their time. What
-            # the words are told from (the state before the latest round, and the round) is
-            # compared, where it is kept.
-            stored.pop("told", None)
-            last = stored.pop("last", None)
-            differs = stored != worked_out.as_data()
-            if last is not None:
-                differs = differs or last != game.told_last(steps).get("last")
-            if differs or game.tallies_differ():
+            if play.state_differs(game) or play.tallies_differ(game):
                 differ.append(game)
                 self.stdout.write(f"{game.id}: the stored state or tallies differ from its rounds")
                 if fix:
-                    game.rederive()
+                    play.rederive(game)
         if differ and not fix:
             raise CommandError(f"{len(differ)} of {games.count()} games differ.")
         self.stdout.write(f"{games.count()} games checked; {len(differ)} differed.")

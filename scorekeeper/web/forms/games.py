@@ -11,12 +11,12 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ... import play
 from ...lib.text import clean_text, sentence
 from ...models import Club, Game, Player, RoundInputs
 from ...rules import COUNTED, ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES, RuleSet, build_rules
 from ...rules.cards import CardError, parse_cards
 from ...rules.errors import InputError
-from ...rules.resolve import SHOWN_BY_ONE
 from ...rules.ruleset import json_value, value_words
 from .referee import form_key, house_rule_field, house_rules_initial
 
@@ -151,7 +151,7 @@ class NewGameForm(forms.Form):
         last = self.club.games.order_by("-created").first()
         if last is None:
             return {}
-        seats = last.seat_list()
+        seats = last.seat_list
         initial: dict[str, Any] = {"preset": last.preset, "mode": last.mode}
         for seat in seats:
             initial[f"plays_{seat.player_id}"] = True
@@ -257,30 +257,23 @@ class NewGameForm(forms.Form):
         return data
 
     def start(self) -> Game:
-        """Add the new players, then start the game (all or nothing)."""
+        """Add the new players and start the game (all or nothing); save the rules as the
+        club's own if asked."""
         data = self.cleaned_data
         rules: RuleSet = data["rules"]
-        players: list[Player] = list(data["seated"])
-        for name in data["new_names"]:
-            existing = self.club.player_named(name)
-            players.append(existing or self.club.add_player(name))
+        seats: list[Player | str] = [*data["seated"], *data["new_names"]]
         choice = data.get("first_dealer") or ""
-        dealer = 0
-        for i, player in enumerate(players):
-            if choice in (f"p{player.pk}", f"n{player.name}"):
-                dealer = i
+        dealer = next(
+            (i for i, seat in enumerate(seats)
+             if choice == (f"p{seat.pk}" if isinstance(seat, Player) else f"n{seat}")),
+            0,
+        )  # fmt: skip
         mode = data.get("mode") or Game.Mode.REFEREE
+        game = play.start_game(self.club, seats, dealer, rules, data["preset"], mode,
+                               name=data.get("name") or "")  # fmt: skip
         if data.get("save_rules"):
-            self.club.our_rules = {
-                "preset": data["preset"],
-                "overrides": {name: json_value(getattr(rules, name)) for name in data["overrides"]},
-                "mode": mode,
-            }
-            self.club.save(update_fields=["our_rules"])
-        game = Game.start(self.club, players, dealer, rules, data["preset"], mode)
-        if data.get("name"):
-            game.name = data["name"]
-            game.save(update_fields=["name"])
+            overrides = {name: json_value(getattr(rules, name)) for name in data["overrides"]}
+            play.save_our_rules(self.club, data["preset"], overrides, mode)
         return game
 
 
@@ -420,11 +413,6 @@ class RecordForm(forms.Form):
     @property
     def counting(self) -> bool:
         return self.game.mode == Game.Mode.COUNT
-
-    @property
-    def one_each(self) -> str:
-        """The questions only one player can answer, per ending, for the page's taps."""
-        return " ".join(SHOWN_BY_ONE)
 
     def tiles(self) -> list[dict[str, Any]]:
         """Each player as the page's tap target, with what this form says about them."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -15,15 +16,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from ... import play
 from ...lib.qr import qr_svg
 from ...lib.text import sentence
-from ...models import BIN_DAYS, Club, Game, StaleLink, key_digest
+from ...models import BIN_DAYS, Club, Game, key_digest
 from ...reports.stats import club_records, club_stats, player_games, stats_filters, win_rate_bars
 from ...rules import PRESETS
 from ...rules.errors import InputError
 from ...rules.words import names as names_in_words
-from ..access import club_link, remember_club
-from ..access import create_club as create_club_limited
+from ..access import client_digest, club_link, remember_club
 from ..forms.games import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
 from ..http import HtmxHttpRequest
 
@@ -58,7 +59,9 @@ def create_club(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST)
     status = 400
     if form.is_valid():
-        club = create_club_limited(request, form.cleaned_data["name"])
+        club = play.create_club(
+            form.cleaned_data["name"], client_digest(request), settings.KNOCK_CLUBS_PER_HOUR
+        )
         if club is not None:
             remember_club(request, club.key, club.name)
             messages.success(
@@ -113,8 +116,8 @@ def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
     which = form.cleaned_data["which"]
     old_key = club.key
     try:
-        club.replace_key(which, form.cleaned_data["generation"])
-    except StaleLink:
+        play.replace_link(club, which, form.cleaned_data["generation"])
+    except play.StaleLink:
         # Two phones pressed Replace at once: the first one's new link stands.
         messages.warning(request, _("Another phone replaced the secret link a moment ago: "
                                     "nothing more was changed.") if which == "secret" else
@@ -153,7 +156,7 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
     if "names" not in request.POST:
 
         def add(name: str) -> str:
-            return _("%(name)s joined the club.") % {"name": club.add_player(name).name}
+            return _("%(name)s joined the club.") % {"name": play.add_player(club, name).name}
 
         response = _with_a_name(request, club, add)
     else:
@@ -164,7 +167,7 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
             joined, already = [], []
             for name in form.cleaned_data["names"]:
                 try:
-                    joined.append(club.add_player(name).name)
+                    joined.append(play.add_player(club, name).name)
                 except InputError:
                     already.append(name)
             if joined:
@@ -188,7 +191,7 @@ def rename_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
     old = player.name
 
     def rename(name: str) -> str:
-        player.rename(name)
+        play.rename_player(player, name)
         return _("%(old)s is now called %(new)s.") % {"old": old, "new": player.name}
 
     return _with_a_name(request, club, rename)
@@ -198,8 +201,7 @@ def rename_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
 @club_link()
 def retire_player(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
     player = get_object_or_404(club.players, pk=player_id)
-    player.retired = request.POST.get("retired", "1") == "1"
-    player.save(update_fields=["retired"])
+    play.retire_player(player, request.POST.get("retired", "1") == "1")
     said = (
         _("%(name)s retired: their games stay in the history.")
         if player.retired

@@ -1,47 +1,37 @@
-"""A game at the table: start it, record rounds, undo, edit, and look back."""
+"""A game at the table: start it, record rounds, undo, edit, and look back. Each view reads
+the request, calls a verb (``scorekeeper.play``) and draws a page."""
 
 from __future__ import annotations
 
-import hashlib
 import uuid
+from functools import cache
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache, caches
 from django.core.handlers.asgi import ASGIRequest
-from django.db import transaction
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
-from django.middleware.csp import get_nonce
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
-from ... import live
+from ... import live, play
 from ...lib.qr import qr_svg
 from ...lib.text import sentence
-from ...models import (
-    AlreadyRecorded,
-    Club,
-    Game,
-    GameStamp,
-    RoundInputs,
-    StaleGame,
-    stamp_for_key,
-)
+from ...models import Club, Game, RoundInputs
+from ...play import AlreadyRecorded, StaleGame
 from ...reports.chart import lives_chart, score_sheet
 from ...reports.summary import summarise
 from ...rules import COUNTED, ROUND_ENDINGS, Result, Status
 from ...rules.errors import InputError
 from ...rules.game import GameState, Step
-from ..access import Link, club_link, game_link, remember_club, url_link
+from ...rules.resolve import SHOWN_BY_ONE
+from ..access import Link, club_link, game_link, url_link
 from ..forms.games import GameNameForm, NewGameForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
 
@@ -52,8 +42,7 @@ def new_game(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     form = NewGameForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
-            with transaction.atomic():  # the new players and the game stand or fall together
-                game = form.start()
+            game = form.start()
         except InputError as refusal:
             form.add_error(None, sentence(refusal.message))
         else:
@@ -76,17 +65,48 @@ def links(game: Game, link: Link) -> dict[str, object]:
     }
 
 
-def table_context(game: Game, link: Link, form: RecordForm | None = None,
-                  preview: Step | None = None, tap: str | None = None) -> dict[str, object]:  # fmt: skip
+def table_context(
+    game: Game, link: Link, form: RecordForm | None = None, preview: Step | None = None
+) -> dict[str, object]:
     """The table page from the state stored with the game: no round is read or worked out.
-    ``tap`` is the id the page gives the next tap (a fresh one when not given)."""
+
+    The record form and the players' rows are made only when the page draws them: the parts
+    that show them are kept per version of the game (``{% cache %}`` in game.html), and a page
+    drawn from those parts needs neither."""
     state = game.state
     recording = not (link.read_only or state.game_over or game.abandoned or game.deleted)
-    initial = {"client_id": tap} if tap else {}
-    form = (form or RecordForm(game=game, initial=initial)) if recording else None
-    tiles = form.tiles() if form else [None] * len(state.names)
+    record_form: Any = None
+    if recording:
+        record_form = form or SimpleLazyObject(lambda: RecordForm(game=game))
     summary = summarise(game) if state.game_over else None
-    rows = [
+    rules = game.rules
+    return {
+        **links(game, link),
+        "club": game.club,
+        "game": game,
+        "state": state,
+        "summary": summary,
+        "share_text": summary.share_text(game.preset_name) if summary else "",
+        "rows": cache(lambda: _rows(game, record_form)),
+        "recording": recording,
+        "form": record_form,
+        "bound": form is not None and form.is_bound,
+        # What the page's script needs from the rules (static/js/table.js).
+        "counting": game.mode == Game.Mode.COUNT,
+        "one_each": " ".join(SHOWN_BY_ONE),
+        "asked_by": {q: " ".join(rules.endings_asking(q)) for q in ("knocker", "shown_by", "lowest")},
+        # The id of this page's next tap: a repeat of it is recorded once.
+        "tap_id": uuid.uuid4().hex,
+        "preview": preview,
+        "next_round": state.rounds + 1,
+    }
+
+
+def _rows(game: Game, form: RecordForm | None) -> list[dict[str, Any]]:
+    """Each player as the scoreboard shows them, with the record form's tile when recording."""
+    state = game.state
+    tiles = form.tiles() if form else [None] * len(state.names)
+    return [
         {
             "name": name,
             "lives": state.lives[i],
@@ -101,126 +121,30 @@ def table_context(game: Game, link: Link, form: RecordForm | None = None,
         }
         for i, name in enumerate(state.names)
     ]
-    return {
-        **links(game, link),
-        "club": game.club,
-        "game": game,
-        "state": state,
-        "summary": summary,
-        "share_text": summary.share_text(game.preset_name) if summary else "",
-        "rows": rows,
-        "form": form,
-        "preview": preview,
-        "next_round": state.rounds + 1,
-    }
 
 
 @require_GET
 @vary_on_headers("HX-Request")
-def game(request: HtmxHttpRequest, game_id: uuid.UUID, **keys: str) -> HttpResponse:
-    """The table page, through the secret link (with the record form) or the view link.
-
-    A page already drawn for the game as it stands costs one plain query (the stamp, which
-    also authorises), as the poll does; only a page not drawn yet opens the game itself.
-    """
-    link = url_link(dict(keys), read_only_ok=True)
-    stamp = stamp_for_key(game_id, link.key_field, link.key)
-    if stamp is not None and not _has_messages(request):
-        page = _kept_page(request, _page_key(request, game_id, stamp, link), link)
-        if page is not None:
-            if not link.read_only:
-                remember_club(request, link.key, stamp.club_name)
-            return _filled_in(request, page)
-    return _drawn_table(request, game_id=game_id, **keys)
-
-
 @game_link(read_only_ok=True)
-def _drawn_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    return _kept_table(request, game)
+def game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The table page, through the secret link (with the record form) or the view link; htmx
+    (a refresh after news of a change) gets the table region only."""
+    return _render_table(request, game)
 
 
-def _has_messages(request: HtmxHttpRequest) -> bool:
-    return bool(len(messages.get_messages(request)))
-
-
-def _page_key(request: HtmxHttpRequest, game_id: uuid.UUID, stamp: GameStamp,
-              link: Link) -> str:  # fmt: skip
-    # Only the whole page names its own address (the language switch's way back).
-    path = "" if request.htmx else request.get_full_path()
-    return "table-page:" + hashlib.sha256(repr((
-        game_id, stamp, link.read_only, bool(request.htmx), get_language(), path,
-    )).encode()).hexdigest()  # fmt: skip
-
-
-def _filled_in(request: HtmxHttpRequest, page: str) -> HttpResponse:
-    """A kept page with what differs per request put in: this browser's CSRF token, this
-    answer's CSP nonce, and a fresh id for the page's next tap."""
-    return HttpResponse(page.replace(CSRF_MARK, get_token(request))
-                        .replace(NONCE_MARK, str(get_nonce(request)))
-                        .replace(TAP_MARK, uuid.uuid4().hex))  # fmt: skip
-
-
-def _kept_table(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The table page (or, for htmx, its table region) as it stands.
-
-    Every phone at a table asks for the same page after each change, so it is drawn once for a
-    version of the game (per language and link) and kept in the app server's cache; the answer
-    to the tap that made the change draws it first. What differs from one request to the next
-    is put in after (``_filled_in``). A page with a message to say is drawn afresh.
-    """
-    if _has_messages(request):
-        return _render_table(request, game)
-    link = request.link
-    key = _page_key(request, game.pk, GameStamp.of(game), link)
-    page = _kept_page(request, key, link)
-    if page is None:
-        marks = {"csrf_token": CSRF_MARK, "csp_nonce": NONCE_MARK}
-        page = _render_table(request, game, marks, tap=TAP_MARK).content.decode()
-        cache.set(key, page, PAGE_SECONDS)
-        if request.htmx:
-            caches["pages"].set(key, page.replace(link.key, KEY_MARK), PAGE_SECONDS)
-    return _filled_in(request, page)
-
-
-def _kept_page(request: HtmxHttpRequest, key: str, link: Link) -> str | None:
-    """A page this process keeps or, for a table region (what every phone asks for after a
-    change), one another process or app server drew. The shared copy is in the database, so
-    it holds a mark in place of the club's key, which the database never holds."""
-    page = cache.get(key)
-    if page is None and request.htmx:
-        shared = caches["pages"].get(key)
-        if shared is not None:
-            page = shared.replace(KEY_MARK, link.key)
-            cache.set(key, page, PAGE_SECONDS)
-    return page
-
-
-# What the kept table page holds in place of what differs per request (and, shared, per link).
-CSRF_MARK, NONCE_MARK, TAP_MARK = "knock-csrf-mark", "knock-nonce-mark", "knock-tap-mark"
-KEY_MARK = "knock-key-mark"
-PAGE_SECONDS = 600
-
-
-def _render_table(request: HtmxHttpRequest, game: Game, marks: dict[str, str] | None = None,
-                  **context: Any) -> HttpResponse:  # fmt: skip
-    """The table page; htmx (a refresh, or the answer to a tap) gets the table region only.
-    ``marks`` stand in for the CSRF token and the CSP nonce in a page drawn to be kept."""
+def _render_table(request: HtmxHttpRequest, game: Game, **context: Any) -> HttpResponse:
+    """The table page; htmx (a refresh, or the answer to a tap) gets the table region only."""
     template = "scorekeeper/game.html"
     if request.htmx:
         template += "#table"
-    return render(request, template, {**table_context(game, request.link, **context),
-                                      **(marks or {})})  # fmt: skip
+    return render(request, template, table_context(game, request.link, **context))
 
 
-def _version_answer(request: HtmxHttpRequest, version: int | None, seen_newer: bool = False
-                    ) -> HttpResponse:  # fmt: skip
-    """204 while the game is as the page saw it; otherwise an event that refreshes the page.
-    ``seen_newer``: a page that saw a later version than ``version`` saw the game as it is
-    (the board's versions may be a moment behind; a version only grows)."""
+def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpResponse:
+    """204 while the game is as the page saw it; otherwise an event that refreshes the page."""
     if version is None:
         raise Http404(_("No such game"))
-    seen = request.GET.get("v", "")
-    if seen == str(version) or (seen_newer and seen.isdigit() and int(seen) > version):
+    if request.GET.get("v", "") == str(version):
         response = HttpResponse(status=204)
     else:
         response = HttpResponse(status=200)
@@ -231,17 +155,12 @@ def _version_answer(request: HtmxHttpRequest, version: int | None, seen_newer: b
 
 @require_GET
 def game_version(request: HtmxHttpRequest, game_id: Any, **keys: str) -> HttpResponse:
-    """Polled every 2 seconds by every open page of a game that has no stream of news open.
-    Answered from the process's board of versions (``live.VersionBoard``: no query) once the
-    board follows the game; until then, or for a key the board does not know, one indexed
-    query that does the authorising lookup and reads the version, and no rendering."""
+    """Polled every 2 seconds by every open page of a game that has no stream of news open:
+    one indexed query that authorises and reads the version, and no rendering."""
     link = url_link(keys, read_only_ok=True)
-    if settings.KNOCK_POLL_BOARD:
-        known = live.board().version(game_id, link.key_field, link.key)
-        if known is not None:
-            return _version_answer(request, known, seen_newer=True)
-    stamp = stamp_for_key(game_id, link.key_field, link.key)
-    return _version_answer(request, stamp.version if stamp else None)
+    return _version_answer(
+        request, Game.objects.version_opened_by(game_id, link.key, link.read_only)
+    )
 
 
 @require_GET
@@ -257,11 +176,11 @@ async def game_events(
         return HttpResponse(status=204)
     link = url_link(keys, read_only_ok=True)
     news = live.watcher()
-    stamp = await news.run(stamp_for_key, game_id, link.key_field, link.key)
-    if stamp is None:
+    version = await news.run(Game.objects.version_opened_by, game_id, link.key, link.read_only)
+    if version is None:
         raise Http404(_("No such game"))
     heard = request.headers.get("Last-Event-ID") or request.GET.get("v") or ""
-    stream = news.news(game_id, int(heard) if heard.isdigit() else None, stamp.version)
+    stream = news.news(game_id, int(heard) if heard.isdigit() else None, version)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -275,38 +194,29 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = RecordForm(request.POST, game=game)
     confirm = "confirm" in request.POST
     if not form.is_valid():
-        return (
-            _render_preview(request, game, form)
-            if not confirm
-            else _render_table(request, game, form=form)
-        )
+        if confirm:
+            return _render_table(request, game, form=form)
+        return _render_preview(request, game, form)
+    inputs: RoundInputs | None = None
     try:
         inputs = form.inputs()
         if not confirm:
-            return _render_preview(request, game, form, game.preview(inputs))
-        step: Step | None = game.record(inputs, seen_version=form.cleaned_data.get("version"))
-    except StaleGame as stale:
-        return _stale(request, stale.game, inputs)
+            return _render_preview(request, game, form, play.preview_round(game, inputs))
+        step = play.record_round(game, inputs, seen_version=form.cleaned_data.get("version"))
     except InputError as refusal:
         form.place_error(refusal)
         if not confirm:
             return _render_preview(request, game, form)
         return _render_table(request, game, form=form)
-    except AlreadyRecorded:
-        # The same tap arrived twice (a double tap, or a retry after a lost answer).
-        messages.info(request, _("That round was already recorded."))
-        game = game.fresh()
-        step = None
-    said = (
-        _("Round %(n)d saved · %(headline)s") % {"n": step.number, "headline": step.headline}
-        if step
-        else ""
-    )
+    except (StaleGame, AlreadyRecorded):
+        # Another phone changed the game first; or the same tap arrived twice (a double tap,
+        # or a retry after a lost answer).
+        return _stale(request, game, inputs.client_id if inputs else "")
+    said = _("Round %(n)d saved · %(headline)s") % {"n": step.number, "headline": step.headline}
     if request.htmx:
         # At its new version (record moved it there), with the toast that says what was saved.
-        return _with_toast(request, _kept_table(request, game), game, said, undo=bool(step))
-    if said:
-        messages.success(request, said)
+        return _with_toast(request, _render_table(request, game), game, said, undo=True)
+    messages.success(request, said)
     return redirect(game)
 
 
@@ -333,16 +243,17 @@ def _render_preview(
     return _render_table(request, game, form=form, preview=preview)
 
 
-def _stale(request: HtmxHttpRequest, game: Game, inputs: RoundInputs | None) -> HttpResponse:
-    """Someone else changed the game first: show the table as it is now, saying so."""
-    game = game.fresh()
-    if inputs is not None and game.has_round_from(inputs.client_id):
-        messages.info(request, _("That round was already recorded."))
+def _stale(request: HtmxHttpRequest, game: Game, client_id: str = "") -> HttpResponse:
+    """The tap met a game that had changed (or was recorded before): the table as it is now,
+    saying which."""
+    answer = play.stale_answer(game, client_id)
+    if answer.recorded:
+        messages.info(request, answer.said)
     else:
         messages.warning(
             request,
             _("%(change)s — here is the table now. Nothing was saved from this tap.")
-            % {"change": game.latest_change()},
+            % {"change": answer.said},
         )
     if request.htmx:
         return _render_table(request, game)
@@ -357,14 +268,14 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     try:
         if not form.is_valid():
             raise InputError(_("that tap could not be read: nothing was taken back"), "version")
-        undone = game.undo(seen_version=form.cleaned_data["version"])
+        undone = play.undo_round(game, seen_version=form.cleaned_data["version"])
         said = _("Round %(n)d taken back.") % {"n": undone.number}
-    except StaleGame as stale:
-        return _stale(request, stale.game, None)
+    except StaleGame:
+        return _stale(request, game)
     except InputError as refusal:
         messages.error(request, sentence(refusal.message))
     if request.htmx:
-        return _with_toast(request, _kept_table(request, game), game, said)
+        return _with_toast(request, _render_table(request, game), game, said)
     if said:
         messages.success(request, said)
     return redirect(game)
@@ -383,7 +294,7 @@ def set_aside(request: HtmxHttpRequest, game: Game, action: str) -> HttpResponse
         "restore": (_("The game is back."), {"deleted": False}),
     }  # fmt: skip
     words, change = said[action]
-    game.set_aside(**change)
+    play.set_aside(game, **change)
     messages.success(request, words)
     return redirect(game.club if action == "delete" else game)
 
@@ -395,7 +306,7 @@ def name_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = GameNameForm(request.POST)
     if form.is_valid():
         name = form.cleaned_data["name"]
-        Game.objects.filter(pk=game.pk).update(name=name)
+        play.name_game(game, name)
         messages.success(
             request,
             _("The game is called %(name)s now.") % {"name": name}
@@ -427,7 +338,7 @@ def game_mode(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Referee each round, or just count lives: how this game's table page asks for a round."""
     mode = request.POST.get("mode", "")
     if mode in Game.Mode.values:
-        Game.objects.filter(pk=game.pk).update(mode=mode)  # the page's hint line says it
+        play.set_mode(game, mode)  # the page's hint line says it
     else:
         messages.error(request, _("Choose “Referee each round” or “Just count lives”."))
     return redirect(game)
@@ -450,15 +361,15 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
         if form.is_valid():
             try:
                 inputs = form.inputs()
-                step = game.preview_edit(number, inputs)
+                step = play.preview_edit(game, number, inputs)
                 if step.result.result == Result.TABLE_DECIDES:
                     # The edited round is one the rules leave to the table: it picks below.
                     raise InputError(_("the rules leave this round to the table: choose"), "choice")
-                changes = game.edit_round(
-                    number, inputs, seen_version=form.cleaned_data.get("version")
+                changes = play.edit_round(
+                    game, number, inputs, seen_version=form.cleaned_data.get("version")
                 )
-            except StaleGame as stale:
-                return _stale(request, stale.game, None)
+            except StaleGame:
+                return _stale(request, game)
             except InputError as refusal:
                 form.place_error(refusal)
             else:
@@ -523,6 +434,6 @@ def log_entry(state: GameState, step: Step) -> dict:
 @game_link()
 def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     club = game.club
-    new = game.play_again()
+    new = play.play_again(game)
     messages.success(request, _("A new game with the same players and rules: the deal moved on."))
     return redirect(reverse("game", args=[club.key, new.id]))

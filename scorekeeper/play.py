@@ -1,0 +1,524 @@
+"""The verbs: every change to a club or a game, in one place.
+
+The pages, the API, backups and the management commands all call these. Transactions, the
+version a phone saw, the id of a tap, the seats' tallies and the state stored with a game are
+handled here and nowhere else, with the ORM.
+
+Two phones may act on one game at once. Each change moves the game's ``version`` on; a phone
+sends the version it saw, and a change made on an older one is refused (``StaleGame``) with
+nothing saved. Each tap carries an id made by the phone, unique per game: a repeat of a tap
+already recorded (a double tap, a retry after a lost answer) is ``AlreadyRecorded``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Case, F, IntegerField, Value, When
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import Club, Game, GameSeat, Player, RetiredKey, Round, RoundInputs
+from .models.clubs import clean_name, key_digest, name_key, new_key
+from .models.games import stored_state
+from .rules import PRESETS, Result, RuleSet
+from .rules.errors import InputError
+from .rules.game import (
+    TALLIES,
+    GameState,
+    Step,
+    advance,
+    describe_changes,
+    seat_results,
+    tallies,
+    total_tallies,
+)
+from .rules.game import play as play_round
+from .rules.game import start as start_state
+from .rules.showdown import refuse_a_stray_choice
+
+
+class AlreadyRecorded(Exception):
+    """This tap was recorded before (a double tap, or a retry after a lost answer)."""
+
+
+class StaleGame(Exception):
+    """A phone acted on a game that has changed since it looked."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(_("the game changed since this phone looked"))
+        self.game = game
+
+
+class StaleLink(Exception):
+    """Another phone replaced this link a moment ago."""
+
+
+_one_writer = threading.Lock()
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """A transaction that writes.
+
+    SQLite has one writer at a time (its IMMEDIATE transactions take the write lock at BEGIN). A
+    thread that finds it busy waits in SQLite's busy handler, which sleeps in steps of up to
+    100 ms and leaves the lock idle meanwhile; so the threads of a process take turns on a lock
+    of their own first, and each is woken the moment the one before has committed. Inside a
+    transaction already open (which may hold SQLite's lock) it only nests."""
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        with transaction.atomic():
+            yield
+        return
+    with _one_writer, transaction.atomic():
+        yield
+
+
+# ---- clubs and players --------------------------------------------------------------------
+
+
+def create_club(name: str, created_by: str = "", per_hour: int | None = None) -> Club | None:
+    """A new club; None if ``created_by`` (a digest of the client's address) already started
+    ``per_hour`` clubs in the last hour. Counting and creating happen under one lock per
+    client, so that forty requests at once cannot all count nineteen: SQLite's write
+    transaction holds the database, and PostgreSQL takes an advisory lock on the digest."""
+    with writing():
+        if per_hour is not None:
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(created_by[:15], 16)])
+            since = timezone.now() - timedelta(hours=1)
+            if Club.objects.filter(created_by=created_by, created__gte=since).count() >= per_hour:
+                return None
+        return Club.objects.create(name=name, created_by=created_by)
+
+
+def name_taken(name: str) -> InputError:
+    """The refusal of a name another player of the club has (ignoring case and spaces)."""
+    return InputError(_("%(name)s is already in this club") % {"name": name}, "name")
+
+
+def add_player(club: Club, name: str) -> Player:
+    """Add a player, refusing a name already in the club (ignoring case and spaces), also
+    when another phone adds the same name at the same moment."""
+    name = clean_name(name)
+    if club.players.filter(name_key=name_key(name)).exists():
+        raise name_taken(name)
+    try:
+        with writing():
+            return club.players.create(name=name, name_key=name_key(name))
+    except IntegrityError:
+        raise name_taken(name) from None
+
+
+def player_for(club: Club, name: str) -> Player:
+    """The club's player of that name, added if new. Two phones that add the same new player at
+    once both get the one player."""
+    try:
+        return club.players.named(name) or add_player(club, name)
+    except InputError:
+        found = club.players.named(name)
+        if found is None:
+            raise
+        return found
+
+
+def rename_player(player: Player, name: str) -> None:
+    """A new name for a player: one row. Every page of every game the player sat in reads the
+    name from the seat, so each shows the new name."""
+    name = clean_name(name)
+    if player.club.players.filter(name_key=name_key(name)).exclude(pk=player.pk).exists():
+        raise name_taken(name)
+    player.name, player.name_key = name, name_key(name)
+    try:
+        with writing():
+            player.save(update_fields=["name", "name_key"])
+    except IntegrityError:  # another phone gave another player this name a moment ago
+        raise name_taken(name) from None
+
+
+def retire_player(player: Player, retired: bool) -> None:
+    player.retired = retired
+    player.save(update_fields=["retired"])
+
+
+def replace_link(club: Club, which: str, generation: int | None = None) -> None:
+    """A new secret (or view) link; the old one stops working at once.
+
+    A new secret link brings a new view link too: whoever had the old secret link could open
+    the view link as well. ``generation`` is the view link the phone saw: if another phone
+    replaced the link first, ``StaleLink`` says so and nothing changes."""
+    with writing():
+        current = Club.objects.select_for_update().get(pk=club.pk)
+        if current.key_hash != key_digest(club.key) or (
+            which == "view" and generation is not None and generation != current.view_generation
+        ):
+            raise StaleLink(which)
+        retired = [RetiredKey(club=club, kind="view", digest=current.view_key_hash)]
+        if which == "secret":
+            retired.append(RetiredKey(club=club, kind="secret", digest=current.key_hash))
+            club.set_key(new_key())
+        else:
+            club.view_generation = current.view_generation + 1
+            club.set_key(club.key)
+        RetiredKey.objects.bulk_create(retired)
+        club.save(update_fields=["key_hash", "view_key_hash", "view_generation"])
+
+
+def save_our_rules(club: Club, preset: str, overrides: dict[str, Any], mode: str) -> None:
+    """The club's own rules, which every new game of the club starts from."""
+    club.our_rules = {"preset": preset, "overrides": overrides, "mode": mode}
+    club.save(update_fields=["our_rules"])
+
+
+# ---- starting a game ------------------------------------------------------------------------
+
+
+def start_game(
+    club: Club,
+    seats: Sequence[Player | str],
+    first_dealer: int,
+    rules: RuleSet,
+    preset: str,
+    mode: str = Game.Mode.REFEREE,
+    name: str = "",
+) -> Game:
+    """A new game, its players in seat order: a player of the club, or a name (the club's
+    player of that name, added if new). All of it or nothing."""
+    if len(seats) < 2:
+        raise InputError(_("pick at least two players"), "players")
+    if len(seats) > rules.max_players:
+        raise InputError(
+            _("a game with %(deck)d cards has at most %(most)d players")
+            % {"deck": rules.deck, "most": rules.max_players},
+            "players",
+        )
+    if not 0 <= first_dealer < len(seats):
+        raise InputError(_("the first dealer must be one of the players"), "first_dealer")
+    with writing():
+        try:
+            players = [s if isinstance(s, Player) else player_for(club, s) for s in seats]
+        except InputError as refusal:
+            raise InputError(refusal.message, "players") from None
+        if len({p.pk for p in players}) != len(players):
+            raise InputError(_("a player can sit at the table only once"), "players")
+        state = start_state(rules, [player.name for player in players], first_dealer)
+        readings = sorted(PRESETS[preset].readings) if preset in PRESETS else []
+        game = Game.objects.create(
+            club=club,
+            preset=preset,
+            rules_data=rules.as_dict(),
+            readings=readings,
+            first_dealer=first_dealer,
+            state_data=stored_state(state),
+            mode=mode,
+            name=name,
+        )
+        GameSeat.objects.bulk_create(
+            GameSeat(game=game, player=player, position=i) for i, player in enumerate(players)
+        )
+    return game
+
+
+def play_again(game: Game) -> Game:
+    """The same players, seats and rules; the first deal moves one seat to the left."""
+    seats = game.seat_list
+    first = (game.first_dealer + 1) % len(seats)
+    players = [seat.player for seat in seats]
+    return start_game(game.club, players, first, game.rules, game.preset, game.mode)
+
+
+def name_game(game: Game, name: str) -> None:
+    """A game's name ("Friday at Ana's"), or none; it changes no round."""
+    Game.objects.filter(pk=game.pk).update(name=name)
+    game.name = name
+
+
+def set_mode(game: Game, mode: str) -> None:
+    """How the table page asks for a round: a setting of the page, so no version moves."""
+    Game.objects.filter(pk=game.pk).update(mode=mode)
+    game.mode = mode
+
+
+# ---- rounds ---------------------------------------------------------------------------------
+
+
+def preview_round(game: Game, inputs: RoundInputs) -> Step:
+    """What recording this round would do, worked out from the stored state, without saving
+    it; refuses an impossible round."""
+    if game.deleted:
+        raise InputError(_("the game is in the bin: restore it to go on"), "ending")
+    if game.abandoned:
+        raise InputError(_("the game was abandoned: resume it to go on"), "ending")
+    if game.finished:  # kept up to date with every change, in the same transaction
+        raise InputError(_("the game is over: undo the last round to go on"), "ending")
+    step = play_round(game.rules, game.state, inputs.as_input())
+    refuse_a_stray_choice(inputs.choice, step.result)
+    return step
+
+
+def preview_edit(game: Game, number: int, inputs: RoundInputs) -> Step:
+    """What round ``number`` would do if it had gone as ``inputs`` say (the rounds before it as
+    they are); refuses an impossible round."""
+    before, _steps = game.steps(game.active_rounds()[: number - 1])
+    step = play_round(game.rules, before, inputs.as_input())
+    refuse_a_stray_choice(inputs.choice, step.result)
+    return step
+
+
+def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = None) -> Step:
+    """Save a round after checking it against the rules; the new state goes with it.
+
+    The rules are worked out first, from the stored state and outside any transaction; the
+    write then only goes through if the game is still at the version that work was based on
+    (an UPDATE with the version in its WHERE, the seats' tallies, the round). So the write lock
+    is held for three statements, and a phone that saw an older game is refused. Without a
+    version (an API client that sends none) it works the round out again on the newer state.
+    """
+    for _attempt in range(3):
+        _check_version(game, seen_version)
+        step = preview_round(game, inputs)
+        if step.result.result == Result.TABLE_DECIDES:
+            raise InputError(_("the rules leave this open: the table must choose"), "choice")
+        before, after = game.state, advance(game.state, step)
+        columns = _state_columns(game.version + 1, after, (before, step))
+        try:
+            with writing():
+                moved = Game.objects.filter(pk=game.pk, version=game.version).update(**columns)
+                if moved:
+                    _add_tallies(game, step, after)
+                    Round.objects.create(
+                        game=game, number=step.number, version=columns["version"],
+                        **inputs.stored(),
+                    )  # fmt: skip
+        except IntegrityError:
+            # Only a tap already recorded may collide here; anything else is a fault.
+            if _has_round_from(game, inputs.client_id):
+                raise AlreadyRecorded from None
+            raise
+        if moved:
+            game.moved_to(columns)
+            return step
+        # Another phone changed the game between our reading and our writing.
+        reload(game)
+        if seen_version is not None:
+            raise StaleGame(game)
+    raise StaleGame(game)
+
+
+def undo_round(game: Game, seen_version: int | None = None) -> Round:
+    """Take back the last round. It stays in the database, marked undone."""
+    with writing():
+        reload(game, lock=True)
+        _check_version(game, seen_version)
+        rounds = game.active_rounds()
+        if not rounds:
+            raise InputError(_("there is no round to undo"), "undo")
+        last = rounds[-1]
+        last.state, last.changed = Round.UNDONE, timezone.now()
+        last.gone_version = game.version + 1
+        last.save(update_fields=["state", "changed", "gone_version"])
+        after, steps = game.steps(rounds[:-1])
+        store(game, after, steps)
+    return last
+
+
+def edit_round(
+    game: Game, number: int, inputs: RoundInputs, seen_version: int | None = None
+) -> list[str]:
+    """Replace a past round and work out every later one again; says what changed."""
+    with writing():
+        reload(game, lock=True)
+        _check_version(game, seen_version)
+        rounds = game.active_rounds()
+        if not 1 <= number <= len(rounds):
+            raise InputError(_("there is no round %(n)d") % {"n": number}, "number")
+        old = rounds[number - 1]
+        new = Round(game=game, number=number, **inputs.stored())
+        after, steps = game.steps([*rounds[: number - 1], new, *rounds[number:]])
+        for step in steps:
+            if step.result.result == Result.TABLE_DECIDES:
+                raise InputError(
+                    _(
+                        "after this edit the rules leave round %(n)d open: edit that round "
+                        "and choose"
+                    )
+                    % {"n": step.number},
+                    "choice",
+                )
+        old.state, old.changed = Round.EDITED, timezone.now()
+        old.gone_version = new.version = game.version + 1
+        old.save(update_fields=["state", "changed", "gone_version"])
+        new.save()
+        before = game.state
+        store(game, after, steps)
+    return describe_changes(game.rules, before, after)
+
+
+def set_aside(game: Game, abandoned: bool | None = None, deleted: bool | None = None) -> None:
+    """Abandon or resume the game, put it in the bin or take it out: one UPDATE, with the
+    version moved on so that every open page of it draws itself again."""
+    changes: dict[str, Any] = {}
+    if abandoned is not None:
+        changes["abandoned"] = abandoned
+    if deleted is not None:
+        changes["deleted"] = timezone.now() if deleted else None
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1, **changes)
+    game.moved_to({**changes, "version": game.version + 1})
+
+
+def rederive(game: Game) -> GameState:
+    """Work the state and the tallies out again from the rounds and store them (for
+    ``check_game_states --fix``)."""
+    with writing():
+        reload(game, lock=True)
+        after, steps = game.steps()
+        store(game, after, steps)
+    return after
+
+
+# ---- a phone that saw an older game ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StaleAnswer:
+    """What to tell a phone whose tap met a game that had changed: ``recorded`` if that very tap
+    was stored before (a retry), else ``said``, what the other phone did."""
+
+    game: Game
+    recorded: bool
+    said: str
+
+
+def stale_answer(game: Game, client_id: str = "") -> StaleAnswer:
+    """The game as it is now, and what to say to the phone that saw it older."""
+    reload(game)
+    if _has_round_from(game, client_id):
+        return StaleAnswer(game, True, _("That round was already recorded."))
+    return StaleAnswer(game, False, latest_change(game))
+
+
+def latest_change(game: Game) -> str:
+    """What the newest change to the game was, in words, for a phone that missed it."""
+    round = game.rounds.annotate(when=Coalesce("changed", "created")).order_by("-when").first()
+    if round is None:
+        return _("Another phone changed this game a moment ago")
+    said = {
+        Round.ACTIVE: _("Another phone recorded round %(n)d a moment ago"),
+        Round.UNDONE: _("Another phone took back round %(n)d a moment ago"),
+        Round.EDITED: _("Another phone edited round %(n)d a moment ago"),
+    }
+    return said[round.state] % {"n": round.number}
+
+
+# ---- helpers of the verbs -------------------------------------------------------------------
+
+# The game's columns that follow its rounds.
+STATE_FIELDS = ("version", "state_data", "round_count", "finished", "abandoned", "deleted")
+
+
+def reload(game: Game, lock: bool = False) -> None:
+    """The game's changing columns read again (under a lock on its row with ``lock``: a no-op
+    on SQLite, where the write transaction already holds the database). Its club and seats
+    stay: they never change during a game."""
+    rows = Game.objects.select_for_update() if lock else Game.objects.all()
+    game.moved_to(rows.filter(pk=game.pk).values(*STATE_FIELDS).get())
+
+
+def _check_version(game: Game, seen_version: int | None) -> None:
+    if seen_version is not None and seen_version != game.version:
+        raise StaleGame(game)
+
+
+def _has_round_from(game: Game, client_id: str) -> bool:
+    """Whether a tap with this id was already recorded (a double tap, or a retry)."""
+    return bool(client_id) and game.rounds.filter(client_id=client_id).exists()
+
+
+def _state_columns(version: int, after: GameState, last: tuple[GameState, Step] | None
+                   ) -> dict[str, Any]:  # fmt: skip
+    """The game's columns at ``version`` with ``after`` as its state; ``last``, the state before
+    the latest round and its step, is what the round's story is told from."""
+    state_data = stored_state(after)
+    if last is not None:
+        before, step = last
+        state_data["last"] = {"before": stored_state(before), "round": step.round.as_data()}
+    return {"version": version, "state_data": state_data, "round_count": after.rounds,
+            "finished": after.game_over}  # fmt: skip
+
+
+def _last(game: Game, steps: tuple[Step, ...]) -> tuple[GameState, Step] | None:
+    """The state before the last of ``steps`` (the rounds in play), and that step."""
+    done = [step for step in steps if step.result.result != Result.TABLE_DECIDES]
+    if not done:
+        return None
+    before = start_state(game.rules, game.names, game.first_dealer)
+    for step in done[:-1]:
+        before = advance(before, step)  # no rules are worked out: the steps say it all
+    return before, done[-1]
+
+
+def store(game: Game, after: GameState, steps: tuple[Step, ...], version: int | None = None
+          ) -> None:  # fmt: skip
+    """Store ``after``, the state ``steps`` (the rounds in play) lead to, with each seat's
+    tallies worked out again; the version moves on, or is ``version`` (a game imported)."""
+    version = game.version + 1 if version is None else version
+    columns = _state_columns(version, after, _last(game, steps))
+    Game.objects.filter(pk=game.pk).update(**columns)
+    game.moved_to(columns)
+    seats = list(GameSeat.objects.filter(game_id=game.pk).order_by("position"))
+    totals = total_tallies(steps, len(seats))
+    for seat, total, result in zip(seats, totals, seat_results(after), strict=True):
+        for name, count in total.items():
+            setattr(seat, name, count)
+        seat.result = result
+    GameSeat.objects.bulk_update(seats, [*TALLIES, "result"])
+
+
+def _add_tallies(game: Game, step: Step, after: GameState) -> None:
+    """One more round's tallies, and at game over each seat's result: one UPDATE of the seats
+    it touched."""
+    counts = tallies(step, len(after.names))
+    results = seat_results(after) if after.game_over else None
+    touched = [p for p, c in enumerate(counts) if any(c.values()) or results]
+    if not touched:
+        return
+    changes: dict[str, Any] = {}
+    for name in TALLIES:
+        adds = [When(position=p, then=Value(counts[p][name])) for p in touched if counts[p][name]]
+        if adds:
+            changes[name] = F(name) + Case(*adds, default=Value(0), output_field=IntegerField())
+    if results is not None:
+        changes["result"] = Case(*(When(position=p, then=Value(results[p])) for p in touched))
+    GameSeat.objects.filter(game_id=game.pk, position__in=touched).update(**changes)
+
+
+def tallies_differ(game: Game) -> bool:
+    """Whether the seats' stored tallies differ from the rounds (for check_game_states)."""
+    after, steps = game.steps()
+    stored = list(
+        GameSeat.objects.filter(game_id=game.pk)
+        .order_by("position")
+        .values_list(*TALLIES, "result")
+    )
+    totals = total_tallies(steps, len(stored))
+    worked_out = [
+        (*(t[name] for name in TALLIES), r)
+        for t, r in zip(totals, seat_results(after), strict=True)
+    ]
+    return stored != worked_out
+
+
+def state_differs(game: Game) -> bool:
+    """Whether the stored state, or what the latest round is told from, differs from the
+    rounds worked out again (for check_game_states)."""
+    after, steps = game.steps()
+    worked_out = _state_columns(game.version, after, _last(game, steps))
+    return game.state_data != worked_out["state_data"]
