@@ -21,7 +21,8 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, F, IntegerField, Value, When
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Cast, Coalesce
+from django.db.models.lookups import In
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -483,21 +484,29 @@ def store(game: Game, after: GameState, steps: tuple[Step, ...], version: int | 
 
 
 def _add_tallies(game: Game, step: Step, after: GameState) -> None:
-    """One more round's tallies, and at game over each seat's result: one UPDATE of the seats
-    it touched."""
+    """One more round's tallies, and at game over each seat's result, in one UPDATE of the
+    seats it touched: each tally adds, in the database, what the round gave each seat
+    (``lives_lost + 1 * (position IN (1, 3))``)."""
     counts = tallies(step, len(after.names))
-    results = seat_results(after) if after.game_over else None
-    touched = [p for p, c in enumerate(counts) if any(c.values()) or results]
-    if not touched:
-        return
     changes: dict[str, Any] = {}
     for name in TALLIES:
-        adds = [When(position=p, then=Value(counts[p][name])) for p in touched if counts[p][name]]
-        if adds:
-            changes[name] = F(name) + Case(*adds, default=Value(0), output_field=IntegerField())
-    if results is not None:
-        changes["result"] = Case(*(When(position=p, then=Value(results[p])) for p in touched))
-    GameSeat.objects.filter(game_id=game.pk, position__in=touched).update(**changes)
+        seats_by_count: dict[int, list[int]] = {}
+        for position, count in enumerate(counts):
+            if count[name]:
+                seats_by_count.setdefault(count[name], []).append(position)
+        if seats_by_count:
+            changes[name] = F(name) + sum(
+                (Value(n) * Cast(In(F("position"), seats), IntegerField())
+                 for n, seats in seats_by_count.items()),
+                start=Value(0),
+            )  # fmt: skip
+    touched = {p for p, count in enumerate(counts) if any(count.values())}
+    if after.game_over:
+        results = seat_results(after)
+        changes["result"] = Case(*(When(position=p, then=Value(r)) for p, r in enumerate(results)))
+        touched = set(range(len(results)))
+    if changes:
+        GameSeat.objects.filter(game_id=game.pk, position__in=touched).update(**changes)
 
 
 def tallies_differ(game: Game) -> bool:

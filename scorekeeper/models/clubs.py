@@ -67,9 +67,11 @@ class ClubQuerySet(models.QuerySet["Club"]):
         """The club this key opens: its secret key (which may record and change) or, with
         ``read_only``, its view key (which only looks). None for any other key."""
         field = "view_key_hash" if read_only else "key_hash"
-        club = self.filter(**{field: key_digest(key)}).first()
-        if club is not None:
-            club.open_with(key, read_only)
+        try:  # get(), not first(): ordering the one row cost 0.5 ms of the lookup's 1.3
+            club = self.get(**{field: key_digest(key)})
+        except Club.DoesNotExist:
+            return None
+        club.open_with(key, read_only)
         return club
 
     def with_key(self, key: str) -> Club | None:
@@ -167,7 +169,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         """The player of this name (ignoring case and spaces), or None."""
         if not is_clean(name):
             return None  # no such name can be stored (``clean_name`` says why)
-        return self.filter(name_key=name_key(name)).first()
+        try:
+            return self.get(name_key=name_key(name))
+        except Player.DoesNotExist:
+            return None
 
 
 class Player(models.Model):

@@ -10,20 +10,21 @@ from django.utils.translation import gettext as _
 
 def script_words(request: HttpRequest) -> dict[str, Any]:
     """The words the page's scripts say, in the page's language (read from a JSON element that
-    base.html draws: the scripts keep no English of their own beyond a fallback)."""
+    base.html draws, once per language: the scripts keep no English of their own beyond a
+    fallback). A callable, so that they are said only when drawn."""
+    return {"script_words": _words}
+
+
+def _words() -> dict[str, str]:
     return {
-        "script_words": {
-            "knocked": _("knocked"),
-            "lowest": _("lowest"),
-            "dealt_thirty_one": _("dealt 31"),
-            "three_aces": _("three aces"),
-            "showed_31": _("showed 31"),
-            "not_sent": _(
-                "Not saved: no connection. Knock will send it when the connection is back."
-            ),
-            "retry": _("Retry"),
-            "copied": _("Copied: paste it where the group will see it."),
-            # {words} is what the chosen rule set says.
-            "as_the_rules_say": _("As the rules say: {words}"),
-        }
+        "knocked": _("knocked"),
+        "lowest": _("lowest"),
+        "dealt_thirty_one": _("dealt 31"),
+        "three_aces": _("three aces"),
+        "showed_31": _("showed 31"),
+        "not_sent": _("Not saved: no connection. Knock will send it when the connection is back."),
+        "retry": _("Retry"),
+        "copied": _("Copied: paste it where the group will see it."),
+        # {words} is what the chosen rule set says.
+        "as_the_rules_say": _("As the rules say: {words}"),
     }

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .phones import player_tile, tap_knock
+from ..factory import make_game
+from .phones import open_phone, player_tile, tap_knock
 
 # Cards that exist in the 32-card deck too. Ann 19 in spades, Ben 27 in clubs, Cat 19 in diamonds.
 DISPUTE = {"Ann": "KS 9S 7H", "Ben": "AC 9C 7C", "Cat": "AD 8D 7S"}
@@ -135,3 +136,17 @@ def test_the_table_page_on_a_phone(phone, live_server, tmp_path):
     shots.mkdir(exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=shots / "table-page-390x844.png")
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_way_of_keeping_score_switches_with_a_tap(browser, live_server, javascript):
+    # The buttons send the record form (form="record"), with and without JavaScript.
+    context, page = open_phone(browser, java_script_enabled=javascript)
+    try:
+        page.goto(live_server.url + make_game().get_absolute_url())
+        page.get_by_role("button", name="Just count lives instead").click()
+        expect(page.locator(".tap-hint").first).to_contain_text("Tap a player to take a life")
+        page.get_by_role("button", name="Referee each round instead").click()
+        expect(page.get_by_role("button", name="Just count lives instead")).to_be_visible()
+    finally:
+        context.close()

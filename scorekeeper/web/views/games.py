@@ -94,7 +94,9 @@ def table_context(
         # What the page's script needs from the rules (static/js/table.js).
         "counting": game.mode == Game.Mode.COUNT,
         "one_each": " ".join(SHOWN_BY_ONE),
-        "asked_by": {q: " ".join(rules.endings_asking(q)) for q in ("knocker", "shown_by", "lowest")},
+        "asked_by": {
+            q: " ".join(rules.endings_asking(q)) for q in ("knocker", "shown_by", "lowest")
+        },
         # The id of this page's next tap: a repeat of it is recorded once.
         "tap_id": uuid.uuid4().hex,
         "preview": preview,
