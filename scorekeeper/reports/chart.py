@@ -104,7 +104,7 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
                  HEIGHT - PAD_BOTTOM, pad_left, WIDTH - PAD_RIGHT)  # fmt: skip
 
 
-def score_sheet(state: GameState, steps: Sequence[Step]) -> list[dict[str, Any]]:
+def sheet_rows(state: GameState, steps: Sequence[Step]) -> list[dict[str, Any]]:
     """The game as a group draws it on paper: a row per round, a column per player, each cell
     the lives after the round, with what it cost and where that left the player."""
     rows = []

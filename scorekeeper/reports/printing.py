@@ -60,7 +60,9 @@ class Sheet(FPDF):
         self.set_font(self.family, "B" if bold else "", size)
 
 
-def rules_card(title: str, description: str, card: Sequence[dict[str, Any]], paper: str) -> bytes:
+def rules_card_pdf(
+    title: str, description: str, card: Sequence[dict[str, Any]], paper: str
+) -> bytes:
     """Every switch of a rule set in the players' words, our readings marked, on one page."""
     pdf = Sheet(paper)
     pdf.set_title(title)
@@ -110,7 +112,7 @@ class SheetRow:
     notes: Sequence[str] = ()  # per player: "-1", "on the county", "out"
 
 
-def score_sheet(title: str, names: Sequence[str], lives: int, rows: Sequence[SheetRow],
+def score_sheet_pdf(title: str, names: Sequence[str], lives: int, rows: Sequence[SheetRow],
                 paper: str) -> bytes:  # fmt: skip
     """A column per player, a row per round, a box per life: crossed when it is lost."""
     pdf = Sheet(paper)

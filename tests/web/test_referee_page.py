@@ -8,7 +8,7 @@ from django.test import Client
 from scorekeeper import play
 from scorekeeper.models import Round, RoundInputs
 from scorekeeper.rules import PRESETS, SWITCHES
-from scorekeeper.web.forms.referee import form_key
+from scorekeeper.web.forms.house_rules import form_key
 
 from ..factory import make_game
 

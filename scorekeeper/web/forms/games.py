@@ -1,9 +1,8 @@
-"""Forms for clubs, players, new games and recording rounds at the table."""
+"""Forms for games: a new game, its name, and recording rounds at the table."""
 
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from typing import Any
 
@@ -12,53 +11,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ... import play
-from ...lib.text import clean_text, sentence
+from ...lib.text import sentence
 from ...models import Club, Game, Player, RoundInputs
 from ...rules import COUNTED, ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES, RuleSet, build_rules
 from ...rules.cards import CardError, parse_cards
 from ...rules.errors import InputError
 from ...rules.ruleset import json_value, value_words
-from .referee import form_key, house_rule_field, house_rules_initial
-
-
-def plain_text(value: str) -> None:
-    """Refuse what the API refuses: control characters (ESC, BEL, NUL) and broken characters."""
-    try:
-        clean_text(value, "name")
-    except InputError as refusal:
-        raise forms.ValidationError(sentence(refusal.message)) from None
-
-
-class ClubForm(forms.Form):
-    name = forms.CharField(
-        label=gettext_lazy("Club name"), max_length=100, strip=True, validators=[plain_text]
-    )
-
-
-class PlayerNameForm(forms.Form):
-    name = forms.CharField(
-        label=gettext_lazy("Name"), max_length=60, strip=True, validators=[plain_text]
-    )
-
-
-class PlayerNamesForm(forms.Form):
-    """Several new players at once: "Ana, Ben, Cara", or one a line."""
-
-    names = forms.CharField(label=gettext_lazy("Add players"), max_length=600, strip=True,
-                            widget=forms.Textarea(attrs={"rows": 2}))  # fmt: skip
-
-    def clean_names(self) -> list[str]:
-        parts = [" ".join(part.split()) for part in re.split(r"[,\n]", self.cleaned_data["names"])]
-        names = [part for part in parts if part]
-        if not names:
-            raise forms.ValidationError(_("Type at least one name."))
-        for name in names:
-            if len(name) > 60:
-                raise forms.ValidationError(
-                    _("“%(name)s…” is longer than 60 characters.") % {"name": name[:20]}
-                )
-            plain_text(name)
-        return list(dict.fromkeys(names))
+from .clubs import plain_text
+from .house_rules import house_rule_field, house_rules_initial
 
 
 class GameNameField(forms.CharField):
@@ -74,15 +34,6 @@ class GameNameField(forms.CharField):
 
 class GameNameForm(forms.Form):
     name = GameNameField()
-
-
-class ReplaceLinkForm(forms.Form):
-    which = forms.ChoiceField(
-        choices=[("secret", gettext_lazy("Secret")), ("view", gettext_lazy("View"))]
-    )
-    # The view link's generation the page showed: a second phone's press is then not a second
-    # replacement.
-    generation = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
 
 
 class VersionForm(forms.Form):
@@ -520,4 +471,4 @@ class RecordForm(forms.Form):
         return cls(game=game, initial=initial)
 
 
-__all__ = ["ClubForm", "NewGameForm", "PlayerNameForm", "RecordForm", "form_key"]
+__all__ = ["GameNameForm", "NewGameForm", "RecordForm", "VersionForm"]

@@ -21,53 +21,13 @@ from ...rules.errors import InputError
 from ...rules.hands import Hand
 from ...rules.numbers import read_whole
 from ...rules.resolve import RoundResult
-from ...rules.ruleset import json_value
 from ...rules.showdown import settle
+from .house_rules import house_rule_field, house_rules_initial
 
 MIN_PLAYERS, MAX_PLAYERS, START_PLAYERS = 2, 17, 4
 CARD_CHOICES = [(card.code, str(card)) for card in deck(52)]
 # The picker: one row per suit, ace first, as players sort a hand.
 GRID = [sorted((c for c in deck(52) if c.suit == suit), key=lambda c: -c.order) for suit in Suit]
-
-
-def form_key(value: Any) -> str:
-    """How a switch's value travels in a form: none, true, false, 30.5, others as they are."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(json_value(value))
-
-
-def house_rule_field(f) -> forms.Field:
-    meta = f.metadata
-    if meta["choices"] is None:
-        return forms.IntegerField(
-            label=gettext_lazy(meta["label"]),
-            help_text=gettext_lazy(meta["help"]),
-            required=False,
-            min_value=meta["low"],
-            max_value=meta["high"],
-        )
-    return forms.ChoiceField(
-        label=gettext_lazy(meta["label"]),
-        help_text=gettext_lazy(meta["help"]),
-        required=False,
-        choices=[("", gettext_lazy("As the rule set says"))]
-        + [(form_key(value), gettext_lazy(words)) for value, words in meta["choices"].items()],
-    )
-
-
-def house_rules_initial(
-    rules: RuleSet, preset: RuleSet, skip: tuple[str, ...] = ()
-) -> dict[str, str]:
-    """The house-rule fields filled in where ``rules`` differ from the preset's, as a form
-    starts from a game's (or a club's) rules."""
-    return {
-        f"rule_{name}": form_key(getattr(rules, name))
-        for name in rules.changed_from(preset)
-        if name not in skip
-    }
 
 
 class RefereeForm(forms.Form):

@@ -25,7 +25,7 @@ from ...rules import PRESETS
 from ...rules.errors import InputError
 from ...rules.words import names as names_in_words
 from ..access import client_digest, club_link, remember_club
-from ..forms.games import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
+from ..forms.clubs import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
 from ..http import HtmxHttpRequest
 
 GAMES_PER_PAGE = 10

@@ -25,7 +25,7 @@ from ...lib.qr import qr_svg
 from ...lib.text import sentence
 from ...models import Club, Game, RoundInputs
 from ...play import AlreadyRecorded, StaleGame
-from ...reports.chart import lives_chart, score_sheet
+from ...reports.chart import lives_chart, sheet_rows
 from ...reports.summary import summarise
 from ...rules import COUNTED, ROUND_ENDINGS, Result, Status
 from ...rules.errors import InputError
@@ -400,7 +400,7 @@ def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         "entries": [log_entry(state, step) for step in reversed(steps)],
         "chart": lives_chart(state, steps, game.rules.status_label(Status.COUNTY)
                              if game.rules.last_chance else ""),
-        "sheet": score_sheet(state, steps),
+        "sheet": sheet_rows(state, steps),
         "taken_back": taken_back,
     })  # fmt: skip
 

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ...models import Game
-from ...reports.chart import score_sheet as score_sheet_rows
-from ...reports.printing import PAPERS, SheetRow, rules_card, score_sheet, sheet_cells
+from ...reports.chart import sheet_rows
+from ...reports.printing import PAPERS, SheetRow, rules_card_pdf, score_sheet_pdf, sheet_cells
 from ...rules import PRESETS
 from ...rules.errors import InputError
 from ...rules.numbers import read_whole
@@ -63,7 +63,9 @@ def _house_rules_words(game: Game) -> str:
 def preset_rules(request: HttpRequest, preset: str, pdf: bool = False) -> HttpResponse:
     title, description, card = _rules_of_preset(preset)
     if pdf:
-        return _pdf(rules_card(title, description, card, _paper(request)), f"knock-{preset}.pdf")
+        return _pdf(
+            rules_card_pdf(title, description, card, _paper(request)), f"knock-{preset}.pdf"
+        )
     return render(request, "scorekeeper/print_rules.html", {
         "title": title, "description": description, "card": card,
         "pdf_url": reverse("preset-rules-pdf", args=[preset]), "presets": PRESETS.values(),
@@ -75,7 +77,7 @@ def preset_rules(request: HttpRequest, preset: str, pdf: bool = False) -> HttpRe
 def game_rules(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpResponse:
     title, description, card = _rules_of_game(game)
     if pdf:
-        return _pdf(rules_card(title, description, card, _paper(request)), "knock-rules.pdf")
+        return _pdf(rules_card_pdf(title, description, card, _paper(request)), "knock-rules.pdf")
     return render(request, "scorekeeper/print_rules.html", {
         "title": title, "description": description, "card": card, "game": game,
         "pdf_url": reverse("game-rules-pdf", args=[game.club.key, game.id]),
@@ -97,7 +99,7 @@ def blank_sheet(request: HttpRequest, pdf: bool = False) -> HttpResponse:
     rows = [SheetRow(_("Start"), [lives] * len(names))]
     rows += [SheetRow(str(n), [None] * len(names)) for n in range(1, BLANK_ROUNDS + 1)]
     if pdf:
-        return _pdf(score_sheet(_("Score sheet for 31"), names, lives, rows, _paper(request)),
+        return _pdf(score_sheet_pdf(_("Score sheet for 31"), names, lives, rows, _paper(request)),
                     "knock-score-sheet.pdf")  # fmt: skip
     return render(request, "scorekeeper/print_sheet.html", {
         "title": _("Score sheet for 31"), "names": names, "lives": lives,
@@ -111,7 +113,7 @@ def game_rows(game: Game) -> list[SheetRow]:
     kept, and what each round did."""
     state, steps = game.steps()
     rows = [SheetRow(_("Start"), [state.start_lives] * len(state.names))]
-    for row in score_sheet_rows(state, steps):
+    for row in sheet_rows(state, steps):
         notes = [" ".join(filter(None, [f"−{c['lost']}" if c["lost"] else "", c["label"]]))
                  for c in row["cells"]]  # fmt: skip
         rows.append(SheetRow(str(row["number"]), [c["lives"] for c in row["cells"]], notes))
@@ -128,7 +130,7 @@ def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpR
     else:
         title = _("Score sheet of %(date)s") % {"date": date_format(game.created, "DATE_FORMAT")}
     if pdf:
-        return _pdf(score_sheet(title, state.names, state.start_lives, rows, _paper(request)),
+        return _pdf(score_sheet_pdf(title, state.names, state.start_lives, rows, _paper(request)),
                     "knock-score-sheet.pdf")  # fmt: skip
     return render(request, "scorekeeper/print_sheet.html", {
         "title": title, "names": state.names, "lives": state.start_lives,
