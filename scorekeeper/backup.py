@@ -317,6 +317,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
         raise InputError("a game with this id is already here", f"{where}.id")
     game = Game.objects.create(
         id=entry.id, club=club, preset=entry.preset, rules_data=rules.as_dict(),
+        rules_version=RULES_VERSION,
         readings=entry.readings, first_dealer=entry.first_dealer, created=entry.created,
         mode=entry.mode, name=entry.name, abandoned=entry.abandoned, deleted=entry.deleted,
         version=entry.version,

@@ -43,6 +43,7 @@ from .rules.game import (
 )
 from .rules.game import play as play_round
 from .rules.game import start as start_state
+from .rules.ruleset import RULES_VERSION
 from .rules.showdown import refuse_a_stray_choice
 
 
@@ -216,6 +217,7 @@ def start_game(
             club=club,
             preset=preset,
             rules_data=rules.as_dict(),
+            rules_version=RULES_VERSION,
             readings=readings,
             first_dealer=first_dealer,
             state_data=stored_state(state),

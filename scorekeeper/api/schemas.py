@@ -21,7 +21,6 @@ from ..lib.text import clean_text
 from ..rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
 from ..rules.errors import InputError
 from ..rules.numbers import read_points
-from ..rules.ruleset import json_value
 
 # ---- reading values ------------------------------------------------------------------------
 
@@ -185,24 +184,13 @@ SwitchValue = Annotated[
 ]
 
 
-def _switch_schema(f: Any) -> dict[str, Any]:
-    meta = f.metadata
-    schema: dict[str, Any] = {"description": f"{meta['label']}: {meta['help']}"}
-    if meta["choices"] is not None:
-        schema["enum"] = [json_value(value) for value in meta["choices"]]
-    else:
-        schema["type"] = ["integer", "null"] if meta.get("optional") else "integer"
-        schema["minimum"], schema["maximum"] = meta["low"], meta["high"]
-    return schema
-
-
 Overrides = Annotated[
     dict[str, SwitchValue],
     WithJsonSchema(
         {
             "type": "object",
             "description": "House rules: switch → value, over the preset",
-            "properties": {f.name: _switch_schema(f) for f in SWITCHES},
+            "properties": {s.name: s.schema() for s in SWITCHES},
             "additionalProperties": False,
         }
     ),

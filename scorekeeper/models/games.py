@@ -30,7 +30,6 @@ from ..rules.game import GameState, RoundInput, Step
 from ..rules.game import play as play_round
 from ..rules.game import replay as replay_game
 from ..rules.resolve import ROUND_ENDINGS
-from ..rules.ruleset import RULES_VERSION
 from ..rules.ruleset import stored_rules as read_stored_rules
 from .clubs import Club, Player, key_digest
 
@@ -38,7 +37,7 @@ BIN_DAYS = 30  # how long a deleted game can be restored
 
 
 @lru_cache(maxsize=256)
-def stored_rules(data: str, version: int = RULES_VERSION) -> RuleSet:
+def stored_rules(data: str, version: int) -> RuleSet:
     """A game's frozen rules read back from their JSON, as the version that stored them had
     them (cached: every request of a game reads them)."""
     return read_stored_rules(json.loads(data), version)
@@ -162,9 +161,11 @@ class Game(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
     preset = models.CharField(max_length=20)
     # The whole rule set as it was when the game began: later changes to presets never reach it,
-    # and a switch added later reads as it was before (rules.ruleset.ADDED).
+    # and a switch added later reads as games played before it (``rules.ruleset.stored_rules``).
     rules_data = models.JSONField()
-    rules_version = models.PositiveSmallIntegerField(default=RULES_VERSION)
+    # Set where a game starts (``play.start_game``): a default here would make every new
+    # switch, which moves the version on, a migration.
+    rules_version = models.PositiveSmallIntegerField()
     readings = models.JSONField(default=list)
     first_dealer = models.PositiveSmallIntegerField()  # a seat position
     created = models.DateTimeField(default=timezone.now)

@@ -5,6 +5,7 @@ Nothing here imports Django: values in, values out.
 
 from .cards import Card, CardError, check_hand, deck, parse_card, parse_cards
 from .hands import Hand, evaluate, points, possible_values
+from .presets import PRESETS, Preset, build_rules
 from .resolve import (
     COUNTED,
     ENDINGS,
@@ -20,7 +21,7 @@ from .resolve import (
     Table,
     resolve_round,
 )
-from .ruleset import PRESETS, SWITCHES, Preset, RulesError, RuleSet, build_rules
+from .ruleset import SWITCHES, RulesError, RuleSet
 
 __all__ = [
     "COUNTED", "ENDINGS", "PRESETS", "ROUND_ENDINGS", "SWITCHES", "Card", "CardError", "Choice", "Hand", "Outcome",

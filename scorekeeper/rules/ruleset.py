@@ -1,38 +1,21 @@
-"""Rule sets of 31: every switch a table can set, and the five written rule sets as presets.
+"""A rule set of 31: every switch a table can set, each declared once (``switch``) with its
+default, its words and the rules version it came in; and what the switches together imply.
 
-A rule set is an immutable value. House rules are a preset plus overrides; a combination that
-makes no sense is refused with the reason (``RulesError``).
+A rule set is an immutable value. House rules are a preset (``presets``) plus overrides; a
+combination that makes no sense is refused with the reason (``RulesError``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .errors import InputError
-from .numbers import parse_plain, read_whole
+from .switches import RulesError, Switch, json_dump, json_value, switch, switches_of
 from .words import _, gettext_noop, pgettext
 
 HALF = Fraction(1, 2)
-
-
-class RulesError(InputError):
-    """A rule set that cannot be built; ``field`` names the switch at fault."""
-
-    def __init__(self, message: str, field: str = "rules") -> None:
-        super().__init__(message, field)
-
-
-def switch(label: str, help: str, choices: dict[Any, str] | None = None, **kind: Any) -> Any:
-    """A rule-set field with what a player reads about it.
-
-    ``choices`` maps each allowed value to its words; without it the switch is a whole number
-    between ``kind['low']`` and ``kind['high']`` (``None`` allowed where ``kind['optional']``).
-    The words are English message ids, translated where they are read (``describe``).
-    """
-    return field(metadata={"label": label, "help": help, "choices": choices, **kind})
 
 
 @dataclass(frozen=True)
@@ -42,6 +25,7 @@ class RuleSet:
         gettext_noop("Deck"),
         gettext_noop("How many cards the deck holds."),
         {52: gettext_noop("52 cards"), 32: gettext_noop("32 cards (7 to ace)")},
+        default=52,
     )
     aces_wild: bool = switch(
         gettext_noop("Aces join any suit"),
@@ -49,6 +33,7 @@ class RuleSet:
             "An ace counts 11 in every suit, so A♠ A♣ 9♦ is 31 and A♠ A♣ K♦ is 32 (the sum is not capped)."
         ),
         {False: gettext_noop("No"), True: gettext_noop("Yes")},
+        default=False,
     )
     three_of_a_kind: Fraction | None = switch(
         gettext_noop("Three of a kind"),
@@ -58,6 +43,7 @@ class RuleSet:
             30: gettext_noop("30"),
             Fraction(61, 2): gettext_noop("30.5"),
         },
+        default=None,
     )
     three_aces: int | None = switch(
         gettext_noop("Three aces"),
@@ -67,6 +53,7 @@ class RuleSet:
             32: gettext_noop("32"),
             33: gettext_noop("33 (fire)"),
         },
+        default=None,
     )
     tie_break: str = switch(
         gettext_noop("Equal totals"),
@@ -78,6 +65,7 @@ class RuleSet:
                 "(A K Q J 10 … 2 from the top); still equal is a tie"
             ),
         },
+        default="tie",
     )
     # How a round ends
     middle: str = switch(
@@ -90,6 +78,7 @@ class RuleSet:
                 "replaced from the stock (never after a knock)"
             ),
         },
+        default="discard_pile",
     )
     knock_timing: str = switch(
         gettext_noop("When you knock"),
@@ -98,6 +87,7 @@ class RuleSet:
             "instead_of_draw": gettext_noop("At the start of a turn, instead of drawing"),
             "after_discard": gettext_noop("After discarding"),
         },
+        default="instead_of_draw",
     )
     knock_out_of_gate: bool = switch(
         gettext_noop("Knocking out of the gate"),
@@ -108,6 +98,7 @@ class RuleSet:
             False: gettext_noop("No: the others still get one last turn"),
             True: gettext_noop("Yes: hands are shown at once"),
         },
+        default=False,
     )
     min_knock: int | None = switch(
         gettext_noop("Lowest hand to knock"),
@@ -117,11 +108,13 @@ class RuleSet:
         high=31,
         optional=True,
         none_label=gettext_noop("None"),
+        default=None,
     )
     knocker_alone: int = switch(
         gettext_noop("Knocker alone lowest"),
         gettext_noop("Lives a knocker loses when alone at the bottom of the showdown."),
         {2: gettext_noop("Loses 2"), 1: gettext_noop("Loses 1")},
+        default=2,
     )
     knocker_tied: str = switch(
         gettext_noop("Knocker tied for lowest"),
@@ -134,6 +127,7 @@ class RuleSet:
                 "Only the knocker loses, as much as when alone at the bottom"
             ),
         },
+        default="safe",
     )
     thirty_one: str = switch(
         gettext_noop("A 31 shown in play"),
@@ -145,6 +139,7 @@ class RuleSet:
             ),
             "none": gettext_noop("Nothing special: play goes on"),
         },
+        default="others_lose_1",
     )
     thirty_one_after_knock: str = switch(
         gettext_noop("A 31 after a knock"),
@@ -156,6 +151,7 @@ class RuleSet:
             ),
             "knocker_loses_2": gettext_noop("It counts, and the knocker loses 2"),
         },
+        default="counts",
     )
     thirty_one_dealt: str = switch(
         gettext_noop("A 31 dealt"),
@@ -168,6 +164,7 @@ class RuleSet:
                 "(a dealt hand worth 31 or more)"
             ),
         },
+        default="others_lose_1",
     )
     several_dealt_31: str = switch(
         gettext_noop("Several players dealt 31"),
@@ -176,6 +173,7 @@ class RuleSet:
             "without_31_lose_1": gettext_noop("Every player without 31 loses 1"),
             "table_decides": gettext_noop("Not written down: the table decides"),
         },
+        default="table_decides",
     )
     unshown_31: str = switch(
         gettext_noop("A 31 not shown at once"),
@@ -184,11 +182,13 @@ class RuleSet:
             "counts_30": gettext_noop("Counts as 30 and cannot be claimed later"),
             "counts_31": gettext_noop("Counts 31"),
         },
+        default="counts_31",
     )
     three_aces_fire: bool = switch(
         gettext_noop("Three aces end the round"),
         gettext_noop("Fire: three aces end the round at once and every other player loses 1."),
         {False: gettext_noop("No"), True: gettext_noop("Yes")},
+        default=False,
     )
     stock_out: str = switch(
         gettext_noop("The stock runs out"),
@@ -202,6 +202,7 @@ class RuleSet:
                 "The discard pile, less its top card, becomes a new stock; play goes on"
             ),
         },
+        default="reshuffle",
     )
     # Lives and the end of the game
     lives: int = switch(
@@ -210,6 +211,7 @@ class RuleSet:
         None,
         low=1,
         high=10,
+        default=3,
     )
     last_chance: str | None = switch(
         gettext_noop("No lives left"),
@@ -220,6 +222,7 @@ class RuleSet:
             "brink": gettext_noop("On the brink: plays on, the next loss puts them out"),
             None: gettext_noop("Out"),
         },
+        default=None,
     )
     next_dealer: str = switch(
         gettext_noop("Next dealer"),
@@ -232,6 +235,7 @@ class RuleSet:
                 "their left)"
             ),
         },
+        default="left",
     )
     all_out: str = switch(
         gettext_noop("Everyone would go out at once"),
@@ -244,6 +248,7 @@ class RuleSet:
                 "eliminated player returns on the last chance, and play goes on"
             ),
         },
+        default="replay",
     )
     round_limit: int | None = switch(
         gettext_noop("A set number of rounds"),
@@ -256,6 +261,7 @@ class RuleSet:
         high=200,
         optional=True,
         none_label=gettext_noop("No: the last player in wins"),
+        default=None,
     )
 
     # ---- derived facts -------------------------------------------------------------------
@@ -371,14 +377,13 @@ class RuleSet:
     def replace(self, overrides: dict[str, Any]) -> RuleSet:
         """These rules with some switches changed; refuses unknown switches, bad values and
         combinations that make no sense."""
-        known = {f.name: f for f in dataclasses.fields(self)}
         values = {}
         for name, raw in overrides.items():
-            if name not in known:
+            if name not in BY_NAME:
                 raise RulesError(
                     _("there is no house rule called “%(name)s”") % {"name": name}, name
                 )
-            values[name] = _coerce(known[name], raw)
+            values[name] = BY_NAME[name].read(raw)
         rules = dataclasses.replace(self, **values)
         rules.check()
         return rules
@@ -435,289 +440,58 @@ class RuleSet:
             )
 
     def as_dict(self) -> dict[str, Any]:
-        return {f.name: json_value(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {s.name: json_value(getattr(self, s.name)) for s in SWITCHES}
 
     def changed_from(self, other: RuleSet) -> tuple[str, ...]:
         """The switches set otherwise than in ``other`` (a game's house rules, from its preset)."""
-        return tuple(
-            f.name
-            for f in dataclasses.fields(self)
-            if getattr(self, f.name) != getattr(other, f.name)
-        )
+        return tuple(s.name for s in SWITCHES if getattr(self, s.name) != getattr(other, s.name))
 
     def describe(self, readings: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
         """Every switch in words, for a rules card: label, value, words, help, our reading."""
         return [
             {
-                "name": f.name,
-                "label": _(f.metadata["label"]),
-                "value": json_value(getattr(self, f.name)),
-                "words": value_words(f, getattr(self, f.name)),
-                "help": _(f.metadata["help"]),
-                "our_reading": f.name in readings,
+                "name": s.name,
+                "label": _(s.label),
+                "value": json_value(getattr(self, s.name)),
+                "words": s.words(getattr(self, s.name)),
+                "help": _(s.help),
+                "our_reading": s.name in readings,
             }
-            for f in dataclasses.fields(self)
+            for s in SWITCHES
         ]
 
 
-SWITCHES: tuple[dataclasses.Field[Any], ...] = dataclasses.fields(RuleSet)
+SWITCHES: tuple[Switch, ...] = switches_of(RuleSet)
+BY_NAME = {s.name: s for s in SWITCHES}
 
 
-def json_value(value: Any) -> Any:
-    if isinstance(value, Fraction):
-        return int(value) if value.denominator == 1 else float(value)
-    return value
-
-
-def value_words(f: dataclasses.Field[Any], value: Any) -> str:
+def value_words(switch: Switch, value: Any) -> str:
     """A switch's value in words, in the table's language."""
-    choices = f.metadata["choices"]
-    if choices is not None:
-        return _(choices[value])
-    return _(f.metadata["none_label"]) if value is None else str(value)
+    return switch.words(value)
 
 
-def _coerce(f: dataclasses.Field[Any], raw: Any) -> Any:
-    """A switch's value from JSON or a form: checked against its choices or its range."""
-    meta = f.metadata
-    choices = meta["choices"]
-    if choices is not None and isinstance(raw, str) and raw in choices:
-        return raw  # an exact word, such as the "none" of "A 31 shown in play"
-    if isinstance(raw, str) and raw.strip().lower() in ("", "none", "null"):
-        raw = None
-    if choices is not None:
-        for allowed in choices:
-            if _same(allowed, raw):
-                return allowed
-        words = ", ".join(json_dump(value) for value in choices)
-        raise RulesError(
-            _("“%(switch)s” can be %(values)s, not %(value)s")
-            % {"switch": _(meta["label"]), "values": words, "value": json_dump(raw)},
-            f.name,
-        )
-    if raw is None and meta.get("optional"):
-        return None
-    try:
-        return read_whole(raw, f.name, f"“{_(meta['label'])}”", meta["low"], meta["high"])
-    except InputError as refusal:
-        raise RulesError(refusal.message, f.name) from None
-
-
-def _same(allowed: Any, raw: Any) -> bool:
-    if isinstance(allowed, bool) or isinstance(raw, bool):
-        if isinstance(raw, str):
-            return str(allowed).lower() == raw.strip().lower()
-        return type(allowed) is type(raw) and allowed == raw
-    if allowed is None or raw is None:
-        return allowed is raw
-    if isinstance(allowed, (int, Fraction)):
-        return parse_plain(raw) == allowed
-    return bool(allowed == raw)
-
-
-def json_dump(value: Any) -> str:
-    value = json_value(value)
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f"“{value}”"
-    return str(value)
-
-
-@dataclass(frozen=True)
-class Preset:
-    id: str
-    name: str  # English message ids: ``title`` and ``summary`` say them in the table's language
-    description: str
-    rules: RuleSet
-    # Switches where the source is silent or contradicts itself and the value is our reading.
-    readings: frozenset[str] = frozenset()
-
-    @property
-    def title(self) -> str:
-        return _(self.name)
-
-    @property
-    def summary(self) -> str:
-        return _(self.description)
-
-
-_BASE = dict(
-    deck=52,
-    aces_wild=False,
-    three_of_a_kind=None,
-    three_aces=None,
-    tie_break="tie",
-    middle="discard_pile",
-    knock_timing="instead_of_draw",
-    knock_out_of_gate=False,
-    min_knock=None,
-    knocker_alone=2,
-    knocker_tied="safe",
-    thirty_one="others_lose_1",
-    thirty_one_after_knock="counts",
-    thirty_one_dealt="others_lose_1",
-    several_dealt_31="table_decides",
-    unshown_31="counts_31",
-    three_aces_fire=False,
-    stock_out="reshuffle",
-    lives=3,
-    last_chance=None,
-    next_dealer="left",
-    all_out="replay",
-    round_limit=None,
-)
-
-
-# No source says how a set number of rounds is counted: that is our reading in every preset.
-ALWAYS_OUR_READING = frozenset({"round_limit"})
-
-
-def _preset(id: str, name: str, description: str, readings: set[str], **values: Any) -> Preset:
-    rules = RuleSet(**{**_BASE, **values})
-    rules.check()
-    return Preset(id, name, description, rules, frozenset(readings) | ALWAYS_OUR_READING)
-
-
-PRESETS: dict[str, Preset] = {
-    preset.id: preset
-    for preset in (
-        _preset(
-            "scat",
-            gettext_noop("Scat (31, Pagat's main rules)"),
-            gettext_noop(
-                "52 cards, 3 lives and the county. A knocker alone at the bottom loses 2, a knocker "
-                "who ties is safe, and showing 31 costs everyone else a life."
-            ),
-            {"all_out"},
-            several_dealt_31="without_31_lose_1",
-            unshown_31="counts_30",
-            stock_out="showdown",
-            last_chance="county",
-        ),
-        _preset(
-            "friendly",
-            gettext_noop("Friendly Thirty-One"),
-            gettext_noop(
-                "52 cards, 3 lives and out at zero. Three of a kind is 30, equal totals go to the "
-                "highest card, and a 31 ends the hand with the lowest losing."
-            ),
-            {"tie_break", "next_dealer", "all_out"},
-            three_of_a_kind=Fraction(30),
-            tie_break="highest_card",
-            thirty_one="showdown",
-            thirty_one_dealt="showdown",
-        ),
-        _preset(
-            "schwimmen",
-            gettext_noop("Schwimmen (32 cards)"),
-            gettext_noop(
-                "32 cards and three face-up middle cards. Three of a kind 30.5, three aces 33 (fire). "
-                "The lowest loses 1, knocker or not; swimming is the last chance."
-            ),
-            set(),
-            deck=32,
-            three_of_a_kind=HALF * 61,
-            three_aces=33,
-            middle="three_face_up",
-            knock_timing="instead_of_draw",
-            knocker_alone=1,
-            knocker_tied="like_others",
-            thirty_one="showdown",
-            thirty_one_dealt="showdown",
-            three_aces_fire=True,
-            stock_out="showdown",
-            last_chance="swimming",
-            all_out="tie",
-        ),
-        _preset(
-            "aces-wild",
-            gettext_noop("Aces wild"),
-            gettext_noop(
-                "Aces join any suit. The lowest loses 1 and deals next; a 31 dealt costs everyone "
-                "else a life. Last two on the brink who tie bring everyone back."
-            ),
-            {"aces_wild", "thirty_one", "thirty_one_dealt", "stock_out", "next_dealer"},
-            aces_wild=True,
-            knocker_alone=1,
-            knocker_tied="like_others",
-            thirty_one="none",
-            thirty_one_dealt="others_lose_1_redeal",
-            last_chance="brink",
-            next_dealer="loser",
-            all_out="revival",
-        ),
-        _preset(
-            "kitchen-table",
-            gettext_noop("Kitchen-table 31"),
-            gettext_noop(
-                "52 cards, knock after discarding, three of a kind 30.5. A knocker caught lowest "
-                "loses 2; out of lives, you sit out."
-            ),
-            {"knocker_tied", "all_out"},
-            three_of_a_kind=HALF * 61,
-            knock_timing="after_discard",
-            knocker_tied="like_others",
-        ),
-    )
-}
-
-
-# The version of the rule set's switches that a game stores beside its rules. When a switch is
-# added, the version goes up and ADDED says what games stored before it played with, so that an
-# old game keeps its rules instead of taking a preset's value for the new switch.
-RULES_VERSION = 2
-ADDED: dict[int, dict[str, Any]] = {
-    2: {},  # version 2 added no switch: it began storing the version (1: games stored before)
-}
+# The version of the switches a game stores beside its rules: the newest switch's. Version 2
+# added no switch; games began storing the version with it (1: games stored before).
+RULES_VERSION = max(2, *(s.since for s in SWITCHES))
 
 
 def stored_rules(
-    values: dict[str, Any], version: int, added: dict[int, dict[str, Any]] | None = None
+    values: dict[str, Any], version: int, switches: tuple[Switch, ...] = SWITCHES
 ) -> RuleSet:
     """A game's rules read back from what it stored at ``version``: every switch it had, and
-    for each switch added since, the value games played with before it existed. A switch
-    missing from both is refused, never filled in from a preset."""
+    for each switch that came later, what games played before it existed. A switch missing
+    from both is refused, never filled in from a preset."""
     values = dict(values)
-    table = ADDED if added is None else added
-    for later in sorted(v for v in table if v > version):
-        for name, before in table[later].items():
-            values.setdefault(name, before)
-    missing = [f.name for f in dataclasses.fields(RuleSet) if f.name not in values]
+    for later in switches:
+        if later.since > version:
+            values.setdefault(later.name, json_value(later.played_before))
+    missing = [s.name for s in switches if s.name not in values]
     if missing:
         raise RulesError(
             _("the stored rules have no value for “%(name)s”") % {"name": missing[0]}, missing[0]
         )
-    return PRESETS["scat"].rules.replace(values)  # every switch given: no preset value is used
+    return RuleSet().replace(values)  # every switch given: no default is used
 
 
-def build_rules(spec: Any) -> tuple[RuleSet, Preset]:
-    """Rules from a preset id, or from ``{"preset": id, "overrides": {switch: value}}``."""
-    if isinstance(spec, str):
-        spec = {"preset": spec}
-    if not isinstance(spec, dict):
-        raise RulesError(_('rules are a preset id or {"preset": id, "overrides": {…}}'))
-    unknown = set(spec) - {"preset", "overrides"}
-    if unknown:
-        raise RulesError(
-            _("rules take “preset” and “overrides”, not “%(name)s”") % {"name": sorted(unknown)[0]}
-        )
-    preset_id = spec.get("preset")
-    if not isinstance(preset_id, str) or preset_id not in PRESETS:
-        names = ", ".join(PRESETS)
-        raise RulesError(
-            _("there is no rule set called %(name)s: choose one of %(names)s")
-            % {"name": json_dump(preset_id), "names": names},
-            "rules.preset",
-        )
-    preset = PRESETS[preset_id]
-    overrides = spec.get("overrides") or {}
-    if not isinstance(overrides, dict):
-        raise RulesError(_("overrides are an object of switch: value"), "rules.overrides")
-    try:
-        return preset.rules.replace(overrides), preset
-    except RulesError as error:
-        error.field = f"rules.overrides.{error.field}"
-        raise
+__all__ = ["BY_NAME", "HALF", "RULES_VERSION", "SWITCHES", "RuleSet", "RulesError", "json_dump",
+           "json_value", "stored_rules", "value_words"]  # fmt: skip

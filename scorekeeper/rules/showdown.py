@@ -14,8 +14,9 @@ from .cards import CardError, parse_cards
 from .errors import InputError
 from .hands import Hand, points
 from .numbers import read_points, read_whole
+from .presets import Preset, build_rules
 from .resolve import ENDINGS, Outcome, RoundResult, Seat, Table, resolve_round
-from .ruleset import Preset, RuleSet, build_rules, json_value
+from .ruleset import RuleSet, json_value
 from .words import _
 
 

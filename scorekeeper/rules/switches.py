@@ -93,9 +93,12 @@ class Switch:
         return said
 
 
-def switch(label: str, help: str, default: Any, **more: Any) -> Any:
+def switch(
+    label: str, help: str, choices: Mapping[Any, str] | None = None, *, default: Any, **more: Any
+) -> Any:
     """A ``RuleSet`` field: its default, and the ``Switch`` that says everything else."""
-    return field(default=default, metadata={"switch": Switch(label, help, default, **more)})
+    said = Switch(label, help, default, choices=choices, **more)
+    return field(default=default, metadata={"switch": said})
 
 
 def switches_of(cls: type) -> tuple[Switch, ...]:

@@ -73,8 +73,8 @@ def test_where_the_map_says_our_reading_the_rules_card_says_so(preset, readings)
 
 def test_every_switch_has_a_name_a_player_understands_and_a_one_line_explanation():
     for f in SWITCHES:
-        assert f.metadata["label"] and f.metadata["help"].endswith(".")
-        assert "\n" not in f.metadata["help"]
+        assert f.label and f.help.endswith(".")
+        assert "\n" not in f.help
 
 
 @pytest.mark.parametrize(
@@ -251,12 +251,18 @@ class TestStoredRules:
         assert stored_rules(kept, version=1) == PRESETS["schwimmen"].rules
 
     def test_a_switch_added_later_takes_the_value_older_games_played_with(self):
+        import dataclasses
+
+        from scorekeeper.rules import SWITCHES
         from scorekeeper.rules.ruleset import stored_rules
 
-        # As if "middle" had been added in version 3, before which every game had a pile.
+        # As if "middle" had come in version 3, before which every game had a pile.
         old = {k: v for k, v in PRESETS["schwimmen"].rules.as_dict().items() if k != "middle"}
-        added = {3: {"middle": "discard_pile"}}
-        rules = stored_rules(old, version=2, added=added)
+        later = tuple(
+            dataclasses.replace(s, since=3, before="discard_pile") if s.name == "middle" else s
+            for s in SWITCHES
+        )
+        rules = stored_rules(old, version=2, switches=later)
         assert rules.middle == "discard_pile"  # what the game was played with
         assert rules.deck == 32 and rules.three_aces_fire  # the rest as stored
 

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from ...rules import RuleSet
-from ...rules.ruleset import json_value
+from ...rules.switches import Switch, json_value
 
 
 def form_key(value: Any) -> str:
@@ -20,22 +20,22 @@ def form_key(value: Any) -> str:
     return str(json_value(value))
 
 
-def house_rule_field(f) -> forms.Field:
-    meta = f.metadata
-    if meta["choices"] is None:
+def house_rule_field(switch: Switch) -> forms.Field:
+    """A switch as a form field: its choices, or its range; empty is "as the rule set says"."""
+    if switch.choices is None:
         return forms.IntegerField(
-            label=gettext_lazy(meta["label"]),
-            help_text=gettext_lazy(meta["help"]),
+            label=gettext_lazy(switch.label),
+            help_text=gettext_lazy(switch.help),
             required=False,
-            min_value=meta["low"],
-            max_value=meta["high"],
+            min_value=switch.low,
+            max_value=switch.high,
         )
     return forms.ChoiceField(
-        label=gettext_lazy(meta["label"]),
-        help_text=gettext_lazy(meta["help"]),
+        label=gettext_lazy(switch.label),
+        help_text=gettext_lazy(switch.help),
         required=False,
         choices=[("", gettext_lazy("As the rule set says"))]
-        + [(form_key(value), gettext_lazy(words)) for value, words in meta["choices"].items()],
+        + [(form_key(value), gettext_lazy(words)) for value, words in switch.choices.items()],
     )
 
 
