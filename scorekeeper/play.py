@@ -43,8 +43,8 @@ from .rules.game import (
 )
 from .rules.game import play as play_round
 from .rules.game import start as start_state
+from .rules.resolve import refuse_a_stray_choice
 from .rules.ruleset import RULES_VERSION
-from .rules.showdown import refuse_a_stray_choice
 
 
 class AlreadyRecorded(Exception):

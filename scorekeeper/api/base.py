@@ -20,17 +20,9 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
-from ..rules import PRESETS, build_rules, evaluate
-from ..rules.cards import CardError, check_hand, parse_cards
 from ..rules.errors import InputError
-from ..rules.showdown import hand_data, result_data, settle
 from .schemas import (
     ErrorOut,
-    EvaluateIn,
-    HandOut,
-    RuleSetsOut,
-    ShowdownIn,
-    ShowdownOut,
 )
 
 MAX_BODY = 64 * 1024
@@ -194,49 +186,10 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 REFUSALS = {400: ErrorOut, 413: ErrorOut, 415: ErrorOut}
 
 
-# ---- the rules ------------------------------------------------------------------------------
-
-
-@api.get("/rulesets", response=RuleSetsOut, url_name="rulesets")
-def rulesets(request: HttpRequest) -> dict[str, Any]:
-    """The five rule sets, each with every switch and where the map has our reading."""
-    return {
-        "rulesets": [
-            {
-                "id": preset.id,
-                "name": preset.title,
-                "description": preset.summary,
-                "rules": preset.rules.as_dict(),
-                "our_reading": sorted(preset.readings),
-            }
-            for preset in PRESETS.values()
-        ]
-    }
-
-
-@api.post("/evaluate", response={200: HandOut, **REFUSALS}, url_name="evaluate")
-def evaluate_hand(request: HttpRequest, payload: EvaluateIn) -> dict[str, Any]:
-    """What a three-card hand is worth under these rules, and why."""
-    rules, _preset = build_rules(payload.rules.model_dump())
-    try:
-        cards = parse_cards(payload.cards)
-        check_hand(cards, rules.deck)
-    except CardError as refusal:
-        raise InputError(str(refusal), "cards") from None
-    return hand_data(None, evaluate(cards, rules))
-
-
-@api.post("/showdown", response={200: ShowdownOut, **REFUSALS}, url_name="showdown")
-def showdown(request: HttpRequest, payload: ShowdownIn) -> dict[str, Any]:
-    """Who loses how many lives, and why, from the hands or the lowest players."""
-    data = payload.model_dump(exclude_none=True)
-    data["rules"] = payload.rules.model_dump()
-    rules, result = settle(data)
-    return result_data(rules, result)
-
-
 from .games import router as games_router  # noqa: E402
+from .rules import router as rules_router  # noqa: E402
 
+api.add_router("", rules_router)
 api.add_router("", games_router)
 
 __all__ = ["api", "error"]

@@ -20,9 +20,6 @@ from ..reports.stats import club_stats, stats_filters
 from ..rules import build_rules
 from ..rules.cards import CardError, parse_cards
 from ..rules.errors import InputError
-from ..rules.game import Step
-from ..rules.ruleset import json_value
-from ..rules.showdown import hand_data
 from ..web.access import client_digest
 from .schemas import (
     ClubIn,
@@ -37,6 +34,7 @@ from .schemas import (
     StatsOut,
     UndoIn,
 )
+from .serialise import game_data, round_data, state_data
 
 router = Router()
 REFUSALS = {400: ErrorOut, 404: ErrorOut, 413: ErrorOut, 415: ErrorOut}
@@ -65,62 +63,6 @@ def game_from(request: HttpRequest, game_id: uuid.UUID) -> Game:
     if game is None:
         raise Http404("No such game")
     return game
-
-
-def state_data(game: Game) -> dict[str, Any]:
-    """The game as it stands, from the state stored with it: no round is read."""
-    state = game.state
-    return {
-        "id": str(game.id),
-        "version": game.version,
-        "rules": {
-            "preset": game.preset,
-            **{k: json_value(v) for k, v in game.rules.as_dict().items()},
-        },
-        "players": [
-            {
-                "name": name,
-                "lives": state.lives[i],
-                "status": state.statuses[i],
-                "status_label": game.rules.status_label(state.statuses[i]),
-            }
-            for i, name in enumerate(state.names)
-        ],
-        "dealer": None if state.last_dealer is None else state.names[state.last_dealer],
-        "next_dealer": None if state.game_over else state.dealer_name,
-        "pot": state.pot,
-        "round": state.rounds,
-        "finished": state.game_over,
-        "name": game.name,
-        "abandoned": game.abandoned,
-        "in_bin_until": game.removed_for_good.isoformat() if game.removed_for_good else None,
-        "winner": state.winner,
-        "tie": list(state.tie),
-    }
-
-
-def round_data(names: tuple[str, ...], step: Step) -> dict[str, Any]:
-    round, result = step.round, step.result
-    return {
-        "number": step.number,
-        "dealer": names[step.dealer],
-        "ending": round.ending,
-        "knocker": None if round.knocker is None else names[round.knocker],
-        "shown_by": [names[p] for p in round.shown_by],
-        "lowest": None if round.lowest is None else [names[p] for p in round.lowest],
-        "hands": [hand_data(name, hand) for name, hand in result.hands.items()],
-        "choice": round.choice or None,
-        "result": result.result,
-        "losses": result.losses,
-        "summary": step.summary,
-        "explanation": list(result.explanation),
-    }
-
-
-def game_data(game: Game) -> dict[str, Any]:
-    """The game as it stands, with every round worked out again in words."""
-    _state, steps = game.steps()
-    return {**state_data(game), "rounds": [round_data(game.names, step) for step in steps]}
 
 
 def _seat(game: Game, name: str, field: str) -> int:

@@ -29,7 +29,6 @@ from ..rules import PRESETS, RuleSet
 from ..rules.game import GameState, RoundInput, Step
 from ..rules.game import play as play_round
 from ..rules.game import replay as replay_game
-from ..rules.resolve import ROUND_ENDINGS
 from ..rules.ruleset import stored_rules as read_stored_rules
 from .clubs import Club, Player, key_digest
 
@@ -337,7 +336,7 @@ class Round(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
     state = models.CharField(max_length=10, choices=STATES, default=ACTIVE)
-    ending = models.CharField(max_length=20, choices=list(ROUND_ENDINGS.items()))
+    ending = models.CharField(max_length=20)  # an id of rules.endings.ROUND_ENDINGS
     knocker = models.PositiveSmallIntegerField(null=True, blank=True)  # seat positions, so that
     shown_by = models.JSONField(default=list)  # a renamed player stays the same player
     lowest = models.JSONField(null=True, blank=True)

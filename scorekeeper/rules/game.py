@@ -15,17 +15,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import parse_cards
-from .resolve import (
-    COUNTED,
-    Outcome,
-    Result,
-    RoundError,
-    RoundResult,
-    Seat,
-    Status,
-    Table,
-    resolve_round,
-)
+from .endings import COUNTED, ROUND_ENDINGS
+from .resolve import resolve_round
+from .round import Outcome, Result, RoundError, RoundResult, Seat, Status, Table
 from .ruleset import RuleSet
 from .words import _, lives, names
 
@@ -315,7 +307,8 @@ def tallies(step: Step, seats: int) -> list[dict[str, int]]:
     if round.ending != COUNTED and round.knocker is not None:
         counts[round.knocker]["knocks"] = 1
         counts[round.knocker]["knocks_caught"] = int(bool(result.players[round.knocker].lost))
-    if round.ending in ("thirty_one", "dealt_thirty_one"):
+    ending = ROUND_ENDINGS.get(round.ending)
+    if ending is not None and ending.counts_as_31:
         for seat in round.shown_by:
             counts[seat]["thirty_ones"] = 1
     return counts

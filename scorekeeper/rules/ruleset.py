@@ -288,43 +288,28 @@ class RuleSet:
         cards, 10 or 9 from 32."""
         return (self.deck - self.middle_cards) // 3
 
+    # What the endings say of these rules (``rules.endings``: one object per ending).
+
     @property
     def endings(self) -> tuple[str, ...]:
         """The ways a round can end under these rules, in the order a table meets them."""
-        endings = ["knock"]
-        if self.thirty_one != "none":
-            endings.append("thirty_one")
-        endings.append("dealt_thirty_one")
-        if self.three_aces_fire:
-            endings.append("three_aces")
-        if self.stock_out != "reshuffle":
-            endings.append("stock_out")
-        return tuple(endings)
+        from .endings import ENDINGS
+
+        return tuple(ending.id for ending in ENDINGS.values() if ending.offered(self))
 
     @property
     def lowest_endings(self) -> tuple[str, ...]:
         """The endings after which the table must say who was lowest (or enter the cards)."""
-        endings = ["knock"]
-        if self.thirty_one == "showdown" or self.thirty_one_after_knock == "top_hand":
-            endings.append("thirty_one")
-        if self.thirty_one_dealt == "showdown":
-            endings.append("dealt_thirty_one")
-        if self.stock_out == "showdown":
-            endings.append("stock_out")
-        return tuple(endings)
+        from .endings import ENDINGS
+
+        return tuple(id for id in self.endings if ENDINGS[id].asks_lowest(self))
 
     def asks(self, ending: str) -> tuple[str, ...]:
-        """The questions a table answers about a round that ended so: of ``knocker`` (who
-        knocked; after a knock, for a 31 in play), ``shown_by`` (who showed it) and ``lowest``
-        (who was lowest, or everyone's cards). Forms, the API and the page take it from here."""
-        asked = []
-        if ending in ("knock", "thirty_one"):
-            asked.append("knocker")
-        if ending in ("thirty_one", "dealt_thirty_one", "three_aces"):
-            asked.append("shown_by")
-        if ending in self.lowest_endings:
-            asked.append("lowest")
-        return tuple(asked)
+        """The questions a table answers about a round that ended so: of ``knocker``,
+        ``shown_by`` and ``lowest``."""
+        from .endings import ROUND_ENDINGS
+
+        return ROUND_ENDINGS[ending].asks(self)
 
     @property
     def most_lost(self) -> int:

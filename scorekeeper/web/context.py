@@ -19,8 +19,6 @@ def _words() -> dict[str, str]:
     return {
         "knocked": _("knocked"),
         "lowest": _("lowest"),
-        "dealt_thirty_one": _("dealt 31"),
-        "three_aces": _("three aces"),
         "showed_31": _("showed 31"),
         "not_sent": _("Not saved: no connection. Knock will send it when the connection is back."),
         "retry": _("Retry"),

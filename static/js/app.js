@@ -88,6 +88,26 @@
     }
   });
 
+  /* A round's form shows only the questions its chosen ending asks: the server names them on
+     each ending (data-asks, from the rules engine), and each question says which it is
+     (data-question). Without JavaScript every question shows, and the server drops the
+     answers the ending does not ask for. */
+  function askedQuestions(form) {
+    const ending = form.querySelector("input[name=ending]:checked");
+    const asks = ending && ending.dataset.asks !== undefined ? ending.dataset.asks.split(" ") : null;
+    for (const part of form.querySelectorAll(".part[data-question]")) {
+      part.hidden = asks !== null && !asks.includes(part.dataset.question);
+    }
+  }
+  function allAskedQuestions() {
+    for (const form of document.querySelectorAll("form.record")) askedQuestions(form);
+  }
+  document.addEventListener("change", (event) => {
+    const form = event.target.closest && event.target.closest("form.record");
+    if (form && event.target.name === "ending") askedQuestions(form);
+  });
+  document.addEventListener("htmx:afterSettle", allAskedQuestions);
+
   document.addEventListener("change", (event) => {
     if (event.target.id !== "theme") return;
     if (event.target.value === "auto") localStorage.removeItem(THEME);
@@ -100,6 +120,7 @@
     if (select) select.value = localStorage.getItem(THEME) || "auto";
     showOffline();
     installHint();
+    allAskedQuestions();
     if ("serviceWorker" in navigator && root.dataset.worker) {
       navigator.serviceWorker.register(root.dataset.worker).catch(() => {});
     }

@@ -11,7 +11,6 @@
   const INPUT = { knocker: "knocker", shown_by: "shown", lowest: "lowest" };
   const word = (key, fallback) => (window.knockWord ? window.knockWord(key, fallback) : fallback);
   const ROLE_WORDS = { knocker: ["knocked", "knocked"], lowest: ["lowest", "lowest"] };
-  const SHOWN_WORDS = { dealt_thirty_one: ["dealt_thirty_one", "dealt 31"], three_aces: ["three_aces", "three aces"] };
   const TOAST_SECONDS = 6;
   let toastTimer = null;
   let recorded = false;
@@ -118,8 +117,8 @@
   function sync(form) {
     const ending = chosenEnding(form);
     const roles = counting(form) ? [] : tapOrder(form);
-    const shownKey = (ending && SHOWN_WORDS[ending.value]) || ["showed_31", "showed 31"];
-    const shown = word(...shownKey);
+    // What a player who showed is called on their tile, as the ending says ("dealt 31").
+    const shown = (ending && ending.dataset.shownWord) || word("showed_31", "showed 31");
     for (const tile of form.querySelectorAll(".tile[data-seat]")) {
       const seat = tile.dataset.seat;
       let words;

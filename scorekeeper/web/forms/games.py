@@ -13,8 +13,18 @@ from django.utils.translation import gettext_lazy
 from ... import play
 from ...lib.text import sentence
 from ...models import Club, Game, Player, RoundInputs
-from ...rules import COUNTED, ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES, RuleSet, build_rules
+from ...rules import (
+    COUNTED,
+    ENDINGS,
+    PRESETS,
+    ROUND_ENDINGS,
+    SWITCHES,
+    Ending,
+    RuleSet,
+    build_rules,
+)
 from ...rules.cards import CardError, parse_cards
+from ...rules.endings import BY_HAND
 from ...rules.errors import InputError
 from ...rules.ruleset import json_value, value_words
 from .clubs import plain_text
@@ -228,37 +238,17 @@ class NewGameForm(forms.Form):
         return game
 
 
-# The ending chips at the table: short, as players say it.
-CHIP_WORDS = {
-    "knock": gettext_lazy("Knock"),
-    "thirty_one": "31",
-    "dealt_thirty_one": gettext_lazy("Dealt 31"),
-    "three_aces": gettext_lazy("Three aces"),
-    "stock_out": gettext_lazy("Stock out"),
-}
-
-
-def tap_order(rules: RuleSet, ending: str) -> list[str]:
-    """The order in which taps on the players answer an ending's questions: what must be
-    answered first, and who knocked last where a knock is optional (a 31 after a knock)."""
-    asked = list(rules.asks(ending))
-    if ending != "knock" and "knocker" in asked:
-        asked.remove("knocker")
-        asked.append("knocker")
-    return asked
-
-
-def tap_hint(rules: RuleSet, ending: str) -> str:
+def tap_hint(rules: RuleSet, ending: Ending) -> str:
     """What to tap for an ending, in the order the taps answer it, in one short line."""
-    if ending == COUNTED:
+    if ending.by_hand:
         return _("Tap a player to take a life, twice for 2.")
-    what = {"shown_by": _("who was dealt 31") if ending == "dealt_thirty_one" else
-            _("who showed three aces") if ending == "three_aces" else _("who showed 31"),
-            "knocker": _("the knocker"), "lowest": _("the lowest")}  # fmt: skip
-    order = tap_order(rules, ending)
+    what = {"knocker": _("the knocker"), "lowest": _("the lowest")}
+    if ending.shown_question:
+        what["shown_by"] = _(ending.shown_question)
+    order = ending.tap_order(rules)
     if not order:
         return _("Nothing to tap: record it.")
-    optional = "knocker" in order and ending != "knock"
+    optional = ending.knocker == "asked"
     taps = _(", then ").join(what[q] for q in order if not (optional and q == "knocker"))
     if optional:
         return _("Tap %(taps)s (then the knocker, if any).") % {"taps": taps}
@@ -270,7 +260,7 @@ class RecordForm(forms.Form):
     each player lost."""
 
     ending = forms.ChoiceField(
-        choices=[(e, gettext_lazy(words)) for e, words in ROUND_ENDINGS.items()],
+        choices=[(e.id, gettext_lazy(e.words)) for e in ROUND_ENDINGS.values()],
         widget=forms.RadioSelect,
     )
     knocker = forms.TypedChoiceField(
@@ -300,7 +290,7 @@ class RecordForm(forms.Form):
         self.seats = seats = list(enumerate(game.state.names))
         endings = game.rules.endings
         self._choose(
-            "ending", [(e, _(ENDINGS[e])) for e in endings] + [(COUNTED, _("Counted by hand"))]
+            "ending", [(e, _(ENDINGS[e].words)) for e in endings] + [(COUNTED, _(BY_HAND.chip))]
         )
         self._choose("knocker", [("", _("Nobody")), *seats])
         self._choose("shown", seats)
@@ -319,11 +309,6 @@ class RecordForm(forms.Form):
         field = self.fields[name]
         assert isinstance(field, forms.ChoiceField)
         field.choices = choices
-
-    def asked_by(self) -> dict[str, str]:
-        """For the page: which endings ask each question (its CSS hides the others)."""
-        rules = self.game.rules
-        return {q: " ".join(rules.endings_asking(q)) for q in ("knocker", "shown_by", "lowest")}
 
     def chips(self, name: str) -> list[dict[str, Any]]:
         """The choices of a field as big tap targets: value, words, and whether it is ticked.
@@ -345,12 +330,14 @@ class RecordForm(forms.Form):
         return [
             {
                 **chip,
-                "short": CHIP_WORDS.get(chip["value"], chip["label"]),
-                "order": " ".join(tap_order(rules, chip["value"])),
-                "hint": tap_hint(rules, chip["value"]),
+                "short": _(ending.chip),
+                "order": " ".join(ending.tap_order(rules)),
+                "asks": " ".join(ending.asks(rules)),
+                "hint": tap_hint(rules, ending),
+                "shown_word": _(ending.shown_word) if ending.shown_word else "",
             }
             for chip in self.chips("ending")
-            if chip["value"] != COUNTED
+            if not (ending := ROUND_ENDINGS[chip["value"]]).by_hand
         ]
 
     def error_sentences(self) -> list[str]:

@@ -1,8 +1,7 @@
 """The referee form: a rule set, the players' hands and how the round ended.
 
-It speaks to the rules engine in the JSON API's own shape (``rules.showdown.settle``), so the
-page and the API refuse the same things with the same words; errors come back next to the field
-they name.
+Its rows become the rules engine's values (a table, how the round ended), so the page and the
+API refuse the same things with the same words; errors come back next to the field they name.
 """
 
 from __future__ import annotations
@@ -15,13 +14,26 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ...lib.text import sentence
-from ...rules import ENDINGS, PRESETS, SWITCHES, RuleSet, build_rules, check_hand, evaluate
+from ...rules import (
+    ENDINGS,
+    PRESETS,
+    SWITCHES,
+    Outcome,
+    RuleSet,
+    Seat,
+    Status,
+    Table,
+    build_rules,
+    check_hand,
+    evaluate,
+    resolve_round,
+)
 from ...rules.cards import CardError, Suit, deck, parse_cards
 from ...rules.errors import InputError
 from ...rules.hands import Hand
 from ...rules.numbers import read_whole
-from ...rules.resolve import RoundResult
-from ...rules.showdown import settle
+from ...rules.resolve import refuse_a_stray_choice
+from ...rules.round import RoundResult
 from .house_rules import house_rule_field, house_rules_initial
 
 MIN_PLAYERS, MAX_PLAYERS, START_PLAYERS = 2, 17, 4
@@ -38,7 +50,7 @@ class RefereeForm(forms.Form):
     )
     ending = forms.ChoiceField(
         label=gettext_lazy("How did the round end?"),
-        choices=[(ending, gettext_lazy(words)) for ending, words in ENDINGS.items()],
+        choices=[(e.id, gettext_lazy(e.words)) for e in ENDINGS.values()],
         initial="knock",
         widget=forms.RadioSelect,
     )
@@ -216,27 +228,29 @@ def referee_from_post(data: Any, settle_now: bool, add_player: bool = False) -> 
     if add_player or any(row.error for row in rows):
         return referee
     players = [row for row in rows if not row.form.is_blank()]
-    request = {
-        "rules": {"preset": clean["preset"], "overrides": overrides},
-        "ending": clean["ending"],
-        "knocker": _name_at(rows, clean.get("knocker")),
-        "shown_by": [name for i in clean.get("shown", []) if (name := _name_at(rows, i))],
-        "dealer": _name_at(rows, clean.get("dealer")),
-        "choice": clean.get("choice") or None,
-        "players": [
-            {
-                "name": row.form.cleaned_data["name"],
-                **({"cards": row.form.card_tokens()} if row.hand else {}),
-            }
-            for row in players
-        ],
-    }
     missing = _missing(referee, players)
     if missing and not settle_now:
         referee.incomplete = missing
         return referee
+    # The page's rows as the engine's values: everyone in, with the rules' lives.
+    rules = referee.rules
+    table = Table(
+        tuple(
+            Seat(row.form.cleaned_data.get("name") or "", rules.lives, Status.IN,
+                 tuple(row.hand.cards) if row.hand else None)
+            for row in players
+        ),
+        dealer=_name_at(rows, clean.get("dealer")),
+    )  # fmt: skip
+    outcome = Outcome(
+        clean["ending"],
+        _name_at(rows, clean.get("knocker")),
+        tuple(name for i in clean.get("shown", []) if (name := _name_at(rows, i))),
+        choice=clean.get("choice") or None,
+    )
     try:
-        _rules, referee.result = settle(request)
+        referee.result = resolve_round(rules, table, outcome)
+        refuse_a_stray_choice(outcome.choice, referee.result)
     except InputError as refusal:
         _place_error(referee, players, refusal)
     return referee

@@ -79,7 +79,6 @@ def table_context(
     if recording:
         record_form = form or SimpleLazyObject(lambda: RecordForm(game=game))
     summary = summarise(game) if state.game_over else None
-    rules = game.rules
     return {
         **links(game, link),
         "club": game.club,
@@ -94,9 +93,6 @@ def table_context(
         # What the page's script needs from the rules (static/js/table.js).
         "counting": game.mode == Game.Mode.COUNT,
         "one_each": " ".join(SHOWN_BY_ONE),
-        "asked_by": {
-            q: " ".join(rules.endings_asking(q)) for q in ("knocker", "shown_by", "lowest")
-        },
         # The id of this page's next tap: a repeat of it is recorded once.
         "tap_id": uuid.uuid4().hex,
         "preview": preview,
@@ -412,7 +408,7 @@ def log_entry(state: GameState, step: Step) -> dict:
     return {
         "number": step.number,
         "dealer": names[step.dealer],
-        "ending": _(ROUND_ENDINGS[round.ending]),
+        "ending": _(ROUND_ENDINGS[round.ending].words),
         "summary": step.summary,
         "counted": round.ending == COUNTED,
         "knocker": names[round.knocker] if round.knocker is not None else "",

@@ -1,0 +1,102 @@
+"""What every ending is: the questions it may ask, the words it is said in, and the parts of a
+check or a score that every ending may need."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from ..hands import points
+from ..round import RoundError, RoundState
+from ..ruleset import RuleSet
+from ..words import _
+
+COUNTED = "manual"
+
+# The questions a table answers about a round: who knocked, who showed (31, three aces, a dealt
+# 31), who was lowest (or everyone's cards).
+Question = Literal["knocker", "shown_by", "lowest"]
+QUESTIONS: tuple[Question, ...] = ("knocker", "shown_by", "lowest")
+
+
+class Ending:
+    """A way a round ends. Subclasses set the words and say what differs.
+
+    ``knocker``: the knocker is ``required`` (a knock), ``asked`` but may be nobody (a 31 after
+    a knock), ``allowed`` when given but not asked, or ``refused`` (``no_knocker`` says why).
+    ``shows``: nobody shows a hand (``none``), exactly ``one`` player does, or ``several``.
+    Words are English message ids, translated where they are read.
+    """
+
+    id: ClassVar[str]
+    words: ClassVar[str]  # how the round ended: "a knock and a showdown"
+    chip: ClassVar[str]  # the tap target's short word: "Knock"
+    knocker: ClassVar[Literal["required", "asked", "allowed", "refused"]] = "refused"
+    no_knocker: ClassVar[str] = ""
+    shows: ClassVar[Literal["none", "one", "several"]] = "none"
+    shown_question: ClassVar[str] = ""  # for the hint: "who showed 31"
+    shown_word: ClassVar[str] = ""  # on a tile: "showed 31"
+    say_who_showed: ClassVar[str] = ""
+    only_one_shows: ClassVar[str] = ""
+    knocker_cannot_show: ClassVar[str] = ""  # "%(name)s knocked … cannot also show 31"
+    not_offered: ClassVar[str] = ""  # why these rules have no such ending
+    counts_as_31: ClassVar[bool] = False  # a 31 for the club's statistics
+    by_hand: ClassVar[bool] = False
+
+    def offered(self, rules: RuleSet) -> bool:
+        """Whether a round can end so under these rules."""
+        return True
+
+    def asks_lowest(self, rules: RuleSet) -> bool:
+        """Whether the table says who was lowest (or enters the cards)."""
+        return False
+
+    def asks(self, rules: RuleSet) -> tuple[Question, ...]:
+        """The questions a table answers about a round that ended so, in the order of
+        ``QUESTIONS``."""
+        asked: list[Question] = []
+        if self.knocker in ("required", "asked"):
+            asked.append("knocker")
+        if self.shows != "none":
+            asked.append("shown_by")
+        if self.asks_lowest(rules):
+            asked.append("lowest")
+        return tuple(asked)
+
+    def tap_order(self, rules: RuleSet) -> tuple[Question, ...]:
+        """The order in which taps on the players answer the questions: what must be answered
+        first, and who knocked last where a knock is optional (a 31 after a knock)."""
+        asked = self.asks(rules)
+        if self.knocker != "asked":
+            return asked
+        return (*(q for q in asked if q != "knocker"), "knocker")
+
+    def check_shown(self, state: RoundState, name: str) -> None:
+        """A hand shown to end the round must be worth what it claims, when it was entered."""
+
+    def check(self, state: RoundState) -> None:
+        """What only this ending checks, in place of the checks every other ending shares
+        (``by_hand``)."""
+
+    def then(self, rules: RuleSet) -> list[str]:
+        """What happens next when the game goes on, beyond the deal: "Then the cards are
+        dealt again." """
+        return []
+
+    def score(self, state: RoundState) -> None:
+        """Who loses how many lives, and why (``state.lose``), with what was said."""
+        raise NotImplementedError
+
+
+def worth_31(state: RoundState, name: str, at_least: bool = False) -> None:
+    """``name`` showed 31 (``at_least``: 31 or more): so their hand is, when it was entered."""
+    if name not in state.values:
+        return
+    value = state.values[name]
+    if value == 31 or (at_least and value >= 31):
+        return
+    worth = _("31 or more") if at_least else "31"
+    raise RoundError(
+        _("%(name)s's hand is worth %(value)s, not %(worth)s")
+        % {"name": name, "value": points(value), "worth": worth},
+        "shown_by",
+    )

@@ -1,0 +1,77 @@
+"""A 31 dealt: shown before play. Every other player loses a life (when several were dealt
+31, as the rules say or the table decides), or the round ends with a showdown."""
+
+from __future__ import annotations
+
+from ..hands import points
+from ..lowest import showdown
+from ..round import Choice, RoundState, pick
+from ..ruleset import RuleSet
+from ..words import _, gettext_noop, ngettext
+from ..words import names as _names
+from .base import Ending, worth_31
+
+
+class DealtThirtyOne(Ending):
+    id = "dealt_thirty_one"
+    words = gettext_noop("a 31 dealt")
+    chip = gettext_noop("Dealt 31")
+    no_knocker = gettext_noop("nobody knocked: a dealt 31 is shown before anyone plays")
+    shows = "several"
+    shown_question = gettext_noop("who was dealt 31")
+    shown_word = gettext_noop("dealt 31")
+    say_who_showed = gettext_noop("say who showed 31")
+    counts_as_31 = True
+
+    def asks_lowest(self, rules: RuleSet) -> bool:
+        return rules.thirty_one_dealt == "showdown"
+
+    def then(self, rules: RuleSet) -> list[str]:
+        if rules.thirty_one_dealt == "others_lose_1_redeal":
+            return [_("Then the cards are dealt again.")]
+        return []
+
+    def check_shown(self, state: RoundState, name: str) -> None:
+        worth_31(state, name, at_least=state.rules.thirty_one_dealt == "others_lose_1_redeal")
+
+    def score(self, state: RoundState) -> None:
+        rules, shown = state.rules, state.outcome.shown_by
+        dealt = {"names": _names(shown), "value": _dealt(state)}
+        state.story.append(
+            ngettext(
+                "%(names)s was dealt %(value)s.", "%(names)s were dealt %(value)s.", len(shown)
+            )
+            % dealt
+        )
+        if rules.thirty_one_dealt == "showdown":
+            state.story.append(_("A dealt 31 ends the round at once and the lowest hand loses."))
+            showdown(state, None, tops=tuple(shown))
+            return
+        if len(shown) > 1 and rules.several_dealt_31 == "table_decides":
+            choices = (
+                Choice("without_31_lose_1", _("Every player without 31 loses 1 life")),
+                Choice("replay", _("Nobody loses and the cards are dealt again")),
+            )
+            why = _("these rules do not say what happens when several players are dealt 31")
+            if pick(state, choices, why) == "replay":
+                state.replayed = True  # "The table chose: nobody loses …" says it all
+                return
+        lost = ngettext(
+            "%(names)s was dealt %(value)s, which costs every other player a life",
+            "%(names)s were dealt %(value)s, which costs every other player a life",
+            len(shown),
+        )
+        for name in state.playing:
+            if name not in shown:
+                state.lose(name, 1, lost % dealt)
+
+
+def _dealt(state: RoundState) -> str:
+    """What the players who showed a dealt 31 were dealt, in words: 31, 32, or 31 or more."""
+    shown = state.outcome.shown_by
+    values = {state.values[name] for name in shown if name in state.values}
+    if len(values) == 1 and len(shown) == sum(name in state.values for name in shown):
+        return points(values.pop())
+    if state.rules.thirty_one_dealt == "others_lose_1_redeal":
+        return _("31 or more")
+    return "31"

@@ -1,0 +1,157 @@
+"""The showdown: who is lowest, by the table's word or by the cards, and who of them loses how
+many lives when the knocker is among them."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .hands import points
+from .round import RoundError, RoundState
+from .words import _, ngettext
+from .words import names as _names
+
+
+def _lowest(state: RoundState, tops: tuple[str, ...]) -> list[str]:
+    """The players at the bottom: named by the table, or found from the hands entered.
+    ``tops`` showed the top hand (a 31, or several players' dealt 31s), each as shown."""
+    named = state.outcome.lowest
+    missing = [
+        seat for seat in state.table.players if seat.playing and seat.name not in state.values
+    ]
+    if named is not None:
+        shown = [name for name in named if name in tops]
+        if shown:
+            raise RoundError(
+                _("%(name)s showed the top hand, so cannot be lowest") % {"name": shown[0]},
+                "lowest",
+            )
+        if missing:
+            state.story.append(_("The table named %(names)s lowest.") % {"names": _names(named)})
+            return list(named)
+        # Every hand is known: the cards decide, and a table that named others is told so.
+        found = _lowest_by_cards(state, tops, [])
+        if set(found) != set(named):
+            raise RoundError(
+                _(
+                    "the cards entered make %(found)s lowest, not %(named)s: correct the cards "
+                    "or the lowest players"
+                )
+                % {"found": _names(found), "named": _names(named)},
+                "lowest",
+            )
+    if missing:
+        i = state.table.players.index(missing[0])
+        raise RoundError(
+            _("enter %(name)s's cards or value, or name the lowest players")
+            % {"name": missing[0].name},
+            "cards",
+            seat=i,
+        )
+    return _lowest_by_cards(state, tops, state.story)
+
+
+def _lowest_by_cards(state: RoundState, tops: tuple[str, ...], story: list[str]) -> list[str]:
+    """The lowest players by the hands entered, telling ``story`` how the cards were read."""
+    values = {name: state.values[name] for name in state.playing}
+    if state.rules.unshown_31 == "counts_30":
+        for name, value in values.items():
+            if value == 31 and name not in tops:
+                values[name] = Fraction(30)
+                story.append(
+                    _("%(name)s's 31 was not shown at once, so it counts as 30.") % {"name": name}
+                )
+    low = min(values.values())
+    lowest = [name for name in state.playing if values[name] == low]
+    if len(lowest) > 1 and state.rules.tie_break == "highest_card":
+        if all(name in state.hands for name in lowest):
+            keys = {name: state.hands[name].tie_key for name in lowest}
+            bottom = min(keys.values())
+            broken = [name for name in lowest if keys[name] == bottom]
+            if len(broken) < len(lowest):
+                story.append(
+                    _(
+                        "%(names)s have %(value)s each; the highest counted card breaks the tie, "
+                        "leaving %(lowest)s lowest."
+                    )
+                    % {"names": _names(lowest), "value": points(low), "lowest": _names(broken)}
+                )
+                return broken
+        else:
+            story.append(
+                _(
+                    "%(names)s have %(value)s each; without their cards the tie cannot be "
+                    "broken by the highest card."
+                )
+                % {"names": _names(lowest), "value": points(low)}
+            )
+    if len(lowest) == 1:
+        story.append(
+            _("%(name)s has the lowest hand, %(value)s.")
+            % {"name": lowest[0], "value": points(low)}
+        )
+    else:
+        story.append(
+            _("%(names)s tie for lowest with %(value)s.")
+            % {"names": _names(lowest), "value": points(low)}
+        )
+    return lowest
+
+
+def showdown(state: RoundState, knocker: str | None, tops: tuple[str, ...] = ()) -> None:
+    """The hands are shown: the lowest lose, as the rules say when the knocker is among them.
+    ``tops`` showed the top hand (a 31, or dealt 31s) and are never lowest."""
+    if tops and set(state.playing) <= set(tops):
+        # Our reading: every player still in showed the top hand, so no hand is lower.
+        state.story.append(_("Everyone still in showed 31, so no hand is lower."))
+        return
+    lowest = _lowest(state, tops)
+    if knocker is None or knocker not in lowest:
+        for name in lowest:
+            if len(lowest) == 1:
+                why = _("the lowest hand")
+            else:
+                why = _("tied for lowest with %(names)s") % {
+                    "names": _names([n for n in lowest if n != name])
+                }
+            state.lose(name, 1, why)
+        return
+    others = [name for name in lowest if name != knocker]
+    if not others:
+        state.lose(knocker, state.rules.knocker_alone, _("knocked and alone has the lowest hand"))
+        return
+    _knocker_tied(state, knocker, others)
+
+
+def _knocker_tied(state: RoundState, knocker: str, others: list[str]) -> None:
+    """The knocker tied for lowest with ``others``: who loses is the rules' ``knocker_tied``."""
+    rules = state.rules
+    tied = _("tied for lowest with %(knocker)s, the knocker") % {"knocker": knocker}
+    said = {"names": _names(others)}
+    if rules.knocker_tied == "safe":
+        state.story.append(
+            _("The knocker is safe in a tie, so %(knocker)s loses nothing.") % {"knocker": knocker}
+        )
+        safe = _("tied for lowest with %(knocker)s, the knocker, who is safe in a tie")
+        for name in others:
+            state.lose(name, 1, safe % {"knocker": knocker})
+    elif rules.knocker_tied == "like_others":
+        for name in others:
+            state.lose(name, 1, tied)
+        alike = _("knocked and tied for lowest with %(names)s; the knocker loses like the others")
+        state.lose(knocker, 1, alike % said)
+    elif rules.knocker_tied == "knocker_2_others_1":
+        for name in others:
+            state.lose(name, 1, tied)
+        two = _("knocked and tied for lowest with %(names)s; a knocker in a tie loses 2")
+        state.lose(knocker, 2, two % said)
+    else:  # only_knocker
+        state.story.append(
+            ngettext(
+                "Only the knocker loses in a tie, so %(names)s loses nothing.",
+                "Only the knocker loses in a tie, so %(names)s lose nothing.",
+                len(others),
+            )
+            % said
+        )
+        only = _("knocked and tied for lowest with %(names)s; only the knocker loses in a tie")
+        state.lose(knocker, rules.knocker_alone, only % said)
