@@ -58,8 +58,9 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, headers: dict[str, str] | None = None,
-                      body: bytes = b"") -> tuple[int, bytes]:  # fmt: skip
+    async def request(
+        self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes = b""
+    ) -> tuple[int, bytes]:
         for attempt in (1, 2):  # the server may have closed an idle keep-alive connection
             if self.writer is None:
                 self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
@@ -124,12 +125,19 @@ def free_port() -> int:
 
 
 def environment(database: str, workdir: Path) -> dict[str, str]:
-    env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "bench-" + "x" * 50,
-           "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_HTTPS": "0", "KNOCK_ACCESS_LOG": "",
-           "KNOCK_CLUBS_PER_HOUR": "100000", "DJANGO_LOG_LEVEL": "ERROR",
-           "DJANGO_SETTINGS_MODULE": "config.settings",
-           # A worker replaced in the middle of a measurement would cost it a second of CPU.
-           "KNOCK_MAX_REQUESTS": "0"}  # fmt: skip
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "bench-" + "x" * 50,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_HTTPS": "0",
+        "KNOCK_ACCESS_LOG": "",
+        "KNOCK_CLUBS_PER_HOUR": "100000",
+        "DJANGO_LOG_LEVEL": "ERROR",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        # A worker replaced in the middle of a measurement would cost it a second of CPU.
+        "KNOCK_MAX_REQUESTS": "0",
+    }
     env.pop("DATABASE_URL", None)
     if database == "postgresql":
         env["DATABASE_URL"] = POSTGRES_URL
@@ -185,8 +193,14 @@ print(json.dumps(out))
 # ---- wrk -------------------------------------------------------------------------------------
 
 
-def wrk(port: int, paths: list[str], seconds: float, method: str = "GET",
-        headers: dict[str, str] | None = None, body: str = "") -> dict[str, float]:  # fmt: skip
+def wrk(
+    port: int,
+    paths: list[str],
+    seconds: float,
+    method: str = "GET",
+    headers: dict[str, str] | None = None,
+    body: str = "",
+) -> dict[str, float]:
     """Drive one kind of request with wrk, rotating over ``paths``: req/s, p50, p99, errors."""
     lua = "local paths = {" + ", ".join(f'"{p}"' for p in paths) + "}\n"
     lua += "local headers = {" + ", ".join(f'["{k}"] = "{v}"' for k, v in (headers or {}).items())
@@ -206,10 +220,21 @@ def wrk(port: int, paths: list[str], seconds: float, method: str = "GET",
         script.write(lua)
     try:
         done = subprocess.run(
-            ["wrk", "-t2", "-c12", f"-d{seconds:.0f}s", "--latency", "-s", script.name,
-             f"http://127.0.0.1:{port}{paths[0]}"],
-            capture_output=True, text=True, check=True, timeout=seconds + 30,
-        )  # fmt: skip
+            [
+                "wrk",
+                "-t2",
+                "-c12",
+                f"-d{seconds:.0f}s",
+                "--latency",
+                "-s",
+                script.name,
+                f"http://127.0.0.1:{port}{paths[0]}",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=seconds + 30,
+        )
     finally:
         os.unlink(script.name)
     out = done.stdout
@@ -240,9 +265,12 @@ def start_server(
         options = []  # the events server as it ships: one asgi worker
     server = subprocess.Popen(
         [PYTHON, "-m", "gunicorn", "-c", config, "--bind", f"127.0.0.1:{port}", *options],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         start_new_session=True,
-    )  # fmt: skip
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -296,16 +324,19 @@ async def csrf(port: int, table_url: str) -> dict[str, str]:
 
 def record_request(game: dict[str, str], secrets: dict[str, str]) -> tuple[str, dict, bytes]:
     body = f"ending=stock_out&confirm=1&csrfmiddlewaretoken={secrets['token']}".encode()
-    headers = {"Cookie": f"csrftoken={secrets['cookie']}",
-               "Content-Type": "application/x-www-form-urlencoded"}  # fmt: skip
+    headers = {
+        "Cookie": f"csrftoken={secrets['cookie']}",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
     return game["record"], headers, body
 
 
 # ---- 1. the most each request does -----------------------------------------------------------
 
 
-def throughput(port: int, games: list[dict], seconds: float, repeats: int,
-               phone: dict[str, str]) -> dict[str, dict[str, float]]:  # fmt: skip
+def throughput(
+    port: int, games: list[dict], seconds: float, repeats: int, phone: dict[str, str]
+) -> dict[str, dict[str, float]]:
     """Each kind of request ``repeats`` times, each run beside a run of the floor: the machine
     is shared, so a ratio is taken between neighbouring runs, and the median of them kept."""
     # ``phone``: the cookies a phone holds once it has opened the table page. Every phone at a
@@ -352,8 +383,10 @@ def throughput(port: int, games: list[dict], seconds: float, repeats: int,
             runs["floor (/healthz)"].append({**floor, "ratio": 1.0})
             runs[name].append(row)
     parts = ("rate", "p50", "p99", "ratio")
-    medians = {name: {p: statistics.median(r[p] for r in rows) for p in parts}
-               for name, rows in runs.items()}  # fmt: skip
+    medians = {
+        name: {p: statistics.median(r[p] for r in rows) for p in parts}
+        for name, rows in runs.items()
+    }
     for name, rows in runs.items():
         medians[name]["errors"] = sum(r["errors"] for r in rows)
         ratios = [r["ratio"] for r in rows]
@@ -411,8 +444,14 @@ async def tables(
     return {"poll": polls, "record": records}
 
 
-async def timed(stats: Stats, conn: Connection, method: str, path: str,
-                headers: dict[str, str], body: bytes = b"") -> None:  # fmt: skip
+async def timed(
+    stats: Stats,
+    conn: Connection,
+    method: str,
+    path: str,
+    headers: dict[str, str],
+    body: bytes = b"",
+) -> None:
     """One request, into ``stats``: its latency, and whether it was answered 200."""
     start = time.perf_counter()
     try:
@@ -424,8 +463,12 @@ async def timed(stats: Stats, conn: Connection, method: str, path: str,
 
 async def live_tables(
     servers: tuple[subprocess.Popen, subprocess.Popen],
-    port: int, events_port: int, games: list[dict[str, str]], count: int, seconds: float,
-) -> dict[str, Stats]:  # fmt: skip
+    port: int,
+    events_port: int,
+    games: list[dict[str, str]],
+    count: int,
+    seconds: float,
+) -> dict[str, Stats]:
     """T tables whose 4 phones each hold a stream of news open on the events server instead of
     polling. A phone that hears of a version it does not show asks the app server for the table,
     as the page does. One round every 30 s per table, recorded as the page records it (htmx),
@@ -516,25 +559,36 @@ async def live_tables(
         task.cancel()
     await asyncio.gather(*phones, return_exceptions=True)
     news.errors += count * PHONES - len(opened)  # a phone whose stream never opened
-    return {"news": news, "refresh": refresh, "record": records, "opening": opening,
-            "client cpu": (time.process_time() - cpu) / seconds,
-            "app cpu": server_cpu[0], "events cpu": server_cpu[1]}  # fmt: skip
+    return {
+        "news": news,
+        "refresh": refresh,
+        "record": records,
+        "opening": opening,
+        "client cpu": (time.process_time() - cpu) / seconds,
+        "app cpu": server_cpu[0],
+        "events cpu": server_cpu[1],
+    }
 
 
 # ---- the report ------------------------------------------------------------------------------
 
 
-def report(database: str, results: dict[str, dict[str, float]], steps: list[tuple[int, dict]],
-           quick: bool) -> None:  # fmt: skip
+def report(
+    database: str, results: dict[str, dict[str, float]], steps: list[tuple[int, dict]], quick: bool
+) -> None:
     print(
         f"\n== {database}: the most each request does (wrk, 2 threads, 12 connections; "
         f"medians of {REPEATS[quick]} runs, each beside a run of the floor)"
     )
-    print(f"{'request':<26}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'vs floor':>10}"
-          f"{'quartiles':>13}")  # fmt: skip
+    print(
+        f"{'request':<26}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'vs floor':>10}"
+        f"{'quartiles':>13}"
+    )
     for name, row in results.items():
-        print(f"{name:<26}{row['rate']:>9.0f}{row['p50']:>9.1f}{row['p99']:>9.1f}"
-              f"{row['errors']:>8}{row['ratio']:>10.2f}   {row['q1']:.2f}–{row['q3']:.2f}")  # fmt: skip
+        print(
+            f"{name:<26}{row['rate']:>9.0f}{row['p50']:>9.1f}{row['p99']:>9.1f}"
+            f"{row['errors']:>8}{row['ratio']:>10.2f}   {row['q1']:.2f}–{row['q3']:.2f}"
+        )
     ratio = results["table page, 200 rounds"]["ratio"] / results["table page, 2 rounds"]["ratio"]
     print(f"{'200-round table page vs 2-round':<26}{ratio:>45.2f}")
     if not steps:
@@ -550,8 +604,10 @@ def report(database: str, results: dict[str, dict[str, float]], steps: list[tupl
         polls, records = stats["poll"], stats["record"]
         errors = polls.errors + records.errors
         rate = (len(polls.latencies) + len(records.latencies)) / stats["seconds"]
-        print(f"{count:>6}{rate:>8.0f}{polls.pct(50):>10.1f}{polls.pct(95):>10.1f}{polls.pct(99):>10.1f}"
-              f"{records.pct(95):>12.1f}{errors:>8}{stats['client cpu']:>11.0%} of a core")  # fmt: skip
+        print(
+            f"{count:>6}{rate:>8.0f}{polls.pct(50):>10.1f}{polls.pct(95):>10.1f}{polls.pct(99):>10.1f}"
+            f"{records.pct(95):>12.1f}{errors:>8}{stats['client cpu']:>11.0%} of a core"
+        )
         if polls.pct(95) < 50 and errors == 0:
             best = count
     print(f"largest T with poll p95 under 50 ms and no errors: {best}")
@@ -562,18 +618,22 @@ def report_live(database: str, steps: list[tuple[int, dict]]) -> None:
         f"\n== {database}: T tables, 4 phones each with a stream of news open (events server, "
         f"one asgi worker), a round every {RECORD_EVERY:.0f} s"
     )
-    print(f"{'T':>6}{'streams':>9}{'opened in':>11}{'news p50':>10}{'news p95':>10}"
-          f"{'refresh p95':>13}{'record p95':>12}{'errors':>8}"
-          f"{'CPU: app':>10}{'events':>8}{'client':>8} (cores)")  # fmt: skip
+    print(
+        f"{'T':>6}{'streams':>9}{'opened in':>11}{'news p50':>10}{'news p95':>10}"
+        f"{'refresh p95':>13}{'record p95':>12}{'errors':>8}"
+        f"{'CPU: app':>10}{'events':>8}{'client':>8} (cores)"
+    )
     best = 0
     for count, stats in steps:
         news, refresh, records = stats["news"], stats["refresh"], stats["record"]
         errors = news.errors + refresh.errors + records.errors
-        print(f"{count:>6}{count * PHONES:>9}{stats['opening']:>10.1f}s"
-              f"{news.pct(50):>10.0f}{news.pct(95):>10.0f}"
-              f"{refresh.pct(95):>13.1f}{records.pct(95):>12.1f}{errors:>8}"
-              f"{stats['app cpu']:>10.2f}{stats['events cpu']:>8.2f}"
-              f"{stats['client cpu']:>8.2f}")  # fmt: skip
+        print(
+            f"{count:>6}{count * PHONES:>9}{stats['opening']:>10.1f}s"
+            f"{news.pct(50):>10.0f}{news.pct(95):>10.0f}"
+            f"{refresh.pct(95):>13.1f}{records.pct(95):>12.1f}{errors:>8}"
+            f"{stats['app cpu']:>10.2f}{stats['events cpu']:>8.2f}"
+            f"{stats['client cpu']:>8.2f}"
+        )
         if max(refresh.pct(95), records.pct(95)) < 50 and news.pct(95) < 1000 and errors == 0:
             best = count
     print(

@@ -90,9 +90,15 @@ print(json.dumps({{"games": Game.objects.count(), "rounds": rounds, "built_s": b
 
 
 def environment(database: str, workdir: Path) -> dict[str, str]:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "0",
-           "DJANGO_SECRET_KEY": "bench-" + "x" * 50, "DJANGO_ALLOWED_HOSTS": "testserver",
-           "DJANGO_HTTPS": "0", "DJANGO_LOG_LEVEL": "ERROR"}  # fmt: skip
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "bench-" + "x" * 50,
+        "DJANGO_ALLOWED_HOSTS": "testserver",
+        "DJANGO_HTTPS": "0",
+        "DJANGO_LOG_LEVEL": "ERROR",
+    }
     env.pop("DATABASE_URL", None)
     if database == "postgresql":
         env["DATABASE_URL"] = POSTGRES_URL
@@ -128,8 +134,10 @@ def main() -> None:
         print(f"  /healthz        {r['floor_ms']:7.2f} ms")
         for what in ("page", "api"):
             ms, queries = r[f"{what}_ms"], r[f"{what}_queries"]
-            print(f"  stats {what:<4}      {ms:7.2f} ms  {queries} queries  "
-                  f"ratio to /healthz {ms / r['floor_ms']:.0f}")  # fmt: skip
+            print(
+                f"  stats {what:<4}      {ms:7.2f} ms  {queries} queries  "
+                f"ratio to /healthz {ms / r['floor_ms']:.0f}"
+            )
 
 
 if __name__ == "__main__":

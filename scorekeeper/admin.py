@@ -78,8 +78,19 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("preset", "finished")
     search_fields = ("club__name", "id")
     list_select_related = ("club",)
-    fields = ("id", "club", "preset", "created", "version", "round_count", "finished", "result",
-              "first_dealer", "rules_data", "readings")  # fmt: skip
+    fields = (
+        "id",
+        "club",
+        "preset",
+        "created",
+        "version",
+        "round_count",
+        "finished",
+        "result",
+        "first_dealer",
+        "rules_data",
+        "readings",
+    )
     readonly_fields = fields
     inlines = [SeatInline, RoundInline]
 

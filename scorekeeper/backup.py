@@ -35,8 +35,18 @@ from .rules.ruleset import RULES_VERSION
 
 FORMAT = "knock-club"
 VERSION = 2  # 2: the view link is derived from the secret key (version 1 files still read)
-ROUND_FIELDS = ("number", "state", "ending", "knocker", "shown_by", "lowest", "hands", "choice",
-                "losses", "client_id")  # fmt: skip
+ROUND_FIELDS = (
+    "number",
+    "state",
+    "ending",
+    "knocker",
+    "shown_by",
+    "lowest",
+    "hands",
+    "choice",
+    "losses",
+    "client_id",
+)
 KEY = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
 
@@ -151,13 +161,24 @@ class RoundEntry(Strict):
     knocker: Seat | None = None
     shown_by: list[Seat] = Field(default_factory=list, max_length=20)
     lowest: Annotated[list[Seat], Field(max_length=20)] | None = None
-    hands: Annotated[dict[Annotated[str, Field(pattern=r"[0-9]{1,2}")],
-                          Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=3)]],
-                     Field(max_length=20)] | None = None  # fmt: skip
+    hands: (
+        Annotated[
+            dict[
+                Annotated[str, Field(pattern=r"[0-9]{1,2}")],
+                Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=3)],
+            ],
+            Field(max_length=20),
+        ]
+        | None
+    ) = None
     choice: Annotated[str, _plain(40)] = ""
-    losses: Annotated[dict[Annotated[str, Field(pattern=r"[0-9]{1,2}")],
-                           Annotated[int, Field(ge=1, le=2)]],
-                      Field(max_length=20)] | None = None  # fmt: skip
+    losses: (
+        Annotated[
+            dict[Annotated[str, Field(pattern=r"[0-9]{1,2}")], Annotated[int, Field(ge=1, le=2)]],
+            Field(max_length=20),
+        ]
+        | None
+    ) = None
     client_id: Annotated[str, _plain(64)] = ""
     created: datetime = Field(strict=False)
     changed: datetime | None = Field(None, strict=False)
@@ -262,9 +283,13 @@ def _check_rounds(entry: GameEntry, where: str) -> None:
         raise InputError("a tap is recorded twice", f"{where}.rounds")
     for i, r in enumerate(entry.rounds):
         at = f"{where}.rounds[{i}]"
-        named = [("knocker", [] if r.knocker is None else [r.knocker]), ("shown_by", r.shown_by),
-                 ("lowest", r.lowest or []), ("hands", [int(k) for k in r.hands or {}]),
-                 ("losses", [int(k) for k in r.losses or {}])]  # fmt: skip
+        named = [
+            ("knocker", [] if r.knocker is None else [r.knocker]),
+            ("shown_by", r.shown_by),
+            ("lowest", r.lowest or []),
+            ("hands", [int(k) for k in r.hands or {}]),
+            ("losses", [int(k) for k in r.losses or {}]),
+        ]
         for field, positions in named:
             for position in positions:
                 if position >= seats:
@@ -281,8 +306,13 @@ def import_club(data: Any) -> Club:
     file = read_file(data)
     _check_club(file.club)
     with transaction.atomic():
-        club = Club(id=file.club.id, name=file.club.name, our_rules=file.club.our_rules,
-                    view_generation=file.club.view_generation, created=file.club.created)  # fmt: skip
+        club = Club(
+            id=file.club.id,
+            name=file.club.name,
+            our_rules=file.club.our_rules,
+            view_generation=file.club.view_generation,
+            created=file.club.created,
+        )
         club.set_key(file.club.key)
         club.save(force_insert=True)
         players = {}
@@ -292,8 +322,9 @@ def import_club(data: Any) -> Club:
             except InputError as refusal:
                 raise InputError(refusal.message, f"players[{i}].name") from None
             if player.name != player_entry.name:
-                raise InputError("a name has no spaces around it or twice in a row",
-                                 f"players[{i}].name")  # fmt: skip
+                raise InputError(
+                    "a name has no spaces around it or twice in a row", f"players[{i}].name"
+                )
             player.retired, player.created = player_entry.retired, player_entry.created
             player.save(update_fields=["retired", "created"])
             players[player.name] = player
@@ -316,21 +347,33 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
     if Game.objects.filter(pk=entry.id).exists():
         raise InputError("a game with this id is already here", f"{where}.id")
     game = Game.objects.create(
-        id=entry.id, club=club, preset=entry.preset, rules_data=rules.as_dict(),
+        id=entry.id,
+        club=club,
+        preset=entry.preset,
+        rules_data=rules.as_dict(),
         rules_version=RULES_VERSION,
-        readings=entry.readings, first_dealer=entry.first_dealer, created=entry.created,
-        mode=entry.mode, name=entry.name, abandoned=entry.abandoned, deleted=entry.deleted,
+        readings=entry.readings,
+        first_dealer=entry.first_dealer,
+        created=entry.created,
+        mode=entry.mode,
+        name=entry.name,
+        abandoned=entry.abandoned,
+        deleted=entry.deleted,
         version=entry.version,
-    )  # fmt: skip
+    )
     GameSeat.objects.bulk_create(
         GameSeat(game=game, player=players[name], position=i) for i, name in enumerate(entry.seats)
     )
     rounds = Round.objects.bulk_create(
-        Round(game=game, created=r.created, changed=r.changed,
-              gone_version=None if r.state == Round.ACTIVE else 0,
-              **{name: getattr(r, name) for name in ROUND_FIELDS})
+        Round(
+            game=game,
+            created=r.created,
+            changed=r.changed,
+            gone_version=None if r.state == Round.ACTIVE else 0,
+            **{name: getattr(r, name) for name in ROUND_FIELDS},
+        )
         for r in entry.rounds
-    )  # fmt: skip
+    )
     active = sorted((r for r in rounds if r.state == Round.ACTIVE), key=lambda r: r.number)
     try:
         # The same work a recording does: every round in play worked out by the engine.
@@ -359,12 +402,22 @@ def games_csv(club: Club) -> str:
     """A club's games for a spreadsheet: one row a game."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([_("started"), _("game"), _("rules"), _("players"), _("rounds"),
-                     _("finished"), _("result")])  # fmt: skip
+    writer.writerow(
+        [_("started"), _("game"), _("rules"), _("players"), _("rounds"), _("finished"), _("result")]
+    )
     for game in club.games.for_listing().order_by("created"):
-        writer.writerow(map(_cell, [
-            game.created.isoformat(timespec="minutes"), str(game.id), game.preset_name,
-            "; ".join(seat.player.name for seat in game.seats.all()), game.round_count,
-            _("yes") if game.finished else _("no"), game.result_words if game.finished else "",
-        ]))  # fmt: skip
+        writer.writerow(
+            map(
+                _cell,
+                [
+                    game.created.isoformat(timespec="minutes"),
+                    str(game.id),
+                    game.preset_name,
+                    "; ".join(seat.player.name for seat in game.seats.all()),
+                    game.round_count,
+                    _("yes") if game.finished else _("no"),
+                    game.result_words if game.finished else "",
+                ],
+            )
+        )
     return out.getvalue()

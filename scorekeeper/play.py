@@ -298,9 +298,11 @@ def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = Non
                 if moved:
                     _add_tallies(game, step, after)
                     Round.objects.create(
-                        game=game, number=step.number, version=columns["version"],
+                        game=game,
+                        number=step.number,
+                        version=columns["version"],
                         **inputs.stored(),
-                    )  # fmt: skip
+                    )
         except IntegrityError:
             # Only a tap already recorded may collide here; anything else is a fault.
             if _has_round_from(game, inputs.client_id):
@@ -445,16 +447,21 @@ def _has_round_from(game: Game, client_id: str) -> bool:
     return bool(client_id) and game.rounds.filter(client_id=client_id).exists()
 
 
-def _state_columns(version: int, after: GameState, last: tuple[GameState, Step] | None
-                   ) -> dict[str, Any]:  # fmt: skip
+def _state_columns(
+    version: int, after: GameState, last: tuple[GameState, Step] | None
+) -> dict[str, Any]:
     """The game's columns at ``version`` with ``after`` as its state; ``last``, the state before
     the latest round and its step, is what the round's story is told from."""
     state_data = stored_state(after)
     if last is not None:
         before, step = last
         state_data["last"] = {"before": stored_state(before), "round": step.round.as_data()}
-    return {"version": version, "state_data": state_data, "round_count": after.rounds,
-            "finished": after.game_over}  # fmt: skip
+    return {
+        "version": version,
+        "state_data": state_data,
+        "round_count": after.rounds,
+        "finished": after.game_over,
+    }
 
 
 def _last(game: Game, steps: tuple[Step, ...]) -> tuple[GameState, Step] | None:
@@ -468,8 +475,9 @@ def _last(game: Game, steps: tuple[Step, ...]) -> tuple[GameState, Step] | None:
     return before, done[-1]
 
 
-def store(game: Game, after: GameState, steps: tuple[Step, ...], version: int | None = None
-          ) -> None:  # fmt: skip
+def store(
+    game: Game, after: GameState, steps: tuple[Step, ...], version: int | None = None
+) -> None:
     """Store ``after``, the state ``steps`` (the rounds in play) lead to, with each seat's
     tallies worked out again; the version moves on, or is ``version`` (a game imported)."""
     version = game.version + 1 if version is None else version
@@ -498,10 +506,12 @@ def _add_tallies(game: Game, step: Step, after: GameState) -> None:
                 seats_by_count.setdefault(count[name], []).append(position)
         if seats_by_count:
             changes[name] = F(name) + sum(
-                (Value(n) * Cast(In(F("position"), seats), IntegerField())
-                 for n, seats in seats_by_count.items()),
+                (
+                    Value(n) * Cast(In(F("position"), seats), IntegerField())
+                    for n, seats in seats_by_count.items()
+                ),
                 start=Value(0),
-            )  # fmt: skip
+            )
     touched = {p for p, count in enumerate(counts) if any(count.values())}
     if after.game_over:
         results = seat_results(after)

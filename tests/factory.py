@@ -11,8 +11,14 @@ def make_club(name: str = "Thursday table") -> Club:
     return Club.objects.create(name=name)
 
 
-def make_game(players=("Ann", "Ben", "Cat"), preset: str = "scat", club: Club | None = None,
-              first_dealer: int = 0, mode: str = Game.Mode.REFEREE, **overrides) -> Game:  # fmt: skip
+def make_game(
+    players=("Ann", "Ben", "Cat"),
+    preset: str = "scat",
+    club: Club | None = None,
+    first_dealer: int = 0,
+    mode: str = Game.Mode.REFEREE,
+    **overrides,
+) -> Game:
     club = club or make_club()
     rules, _ = build_rules({"preset": preset, "overrides": overrides})
     return play.start_game(club, list(players), first_dealer, rules, preset, mode)

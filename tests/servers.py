@@ -27,9 +27,16 @@ def server_environment(debug: bool = False) -> dict[str, str]:
     """Production settings (or, with ``debug``, the development ones, whose static files need
     no collectstatic), on the database this test run uses."""
     db = connection.settings_dict
-    env = {**os.environ, "DJANGO_DEBUG": "1" if debug else "0", "DJANGO_SECRET_KEY": "servers-" + "x" * 50,
-           "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_HTTPS": "0", "KNOCK_ACCESS_LOG": "",
-           "DJANGO_LOG_LEVEL": "ERROR", "DJANGO_SETTINGS_MODULE": "config.settings"}  # fmt: skip
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "1" if debug else "0",
+        "DJANGO_SECRET_KEY": "servers-" + "x" * 50,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_HTTPS": "0",
+        "KNOCK_ACCESS_LOG": "",
+        "DJANGO_LOG_LEVEL": "ERROR",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
     env.pop("DATABASE_URL", None)
     if connection.vendor == "postgresql":
         host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
@@ -47,9 +54,12 @@ def app_server(env: dict[str, str], config: str = "config/gunicorn.py", *options
         options = ("--workers", "1", "--threads", "2", *options)
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", config, "--bind", f"127.0.0.1:{port}", *options],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         start_new_session=True,
-    )  # fmt: skip
+    )
     try:
         deadline = time.monotonic() + 30
         while True:

@@ -117,8 +117,9 @@ def create_game(request: HttpRequest, club: uuid.UUID, payload: GameIn):
     return Status(201, game_data(game))
 
 
-@router.get("/games/{uuid:game}", response={200: GameOut, 404: ErrorOut}, auth=ClubKey(),
-            url_name="game")  # fmt: skip
+@router.get(
+    "/games/{uuid:game}", response={200: GameOut, 404: ErrorOut}, auth=ClubKey(), url_name="game"
+)
 def game(request: HttpRequest, game: uuid.UUID):
     """The game as it stands, with every round."""
     return game_data(game_from(request, game))
@@ -218,22 +219,34 @@ def _set_aside(request: HttpRequest, game: uuid.UUID, **change: bool) -> dict[st
     return state_data(found)
 
 
-@router.post("/games/{uuid:game}/abandon", response={200: GameStateOut, **REFUSALS},
-             auth=ClubKey(), url_name="abandon")  # fmt: skip
+@router.post(
+    "/games/{uuid:game}/abandon",
+    response={200: GameStateOut, **REFUSALS},
+    auth=ClubKey(),
+    url_name="abandon",
+)
 def abandon(request: HttpRequest, game: uuid.UUID):
     """End the game with no winner and leave it out of the stats (``restore`` takes it back)."""
     return _set_aside(request, game, abandoned=True)
 
 
-@router.delete("/games/{uuid:game}", response={200: GameStateOut, **REFUSALS}, auth=ClubKey(),
-               url_name="delete")  # fmt: skip
+@router.delete(
+    "/games/{uuid:game}",
+    response={200: GameStateOut, **REFUSALS},
+    auth=ClubKey(),
+    url_name="delete",
+)
 def delete(request: HttpRequest, game: uuid.UUID):
     """Put the game in the club's bin: restorable for 30 days, then removed for good."""
     return _set_aside(request, game, deleted=True)
 
 
-@router.post("/games/{uuid:game}/restore", response={200: GameStateOut, **REFUSALS},
-             auth=ClubKey(), url_name="restore")  # fmt: skip
+@router.post(
+    "/games/{uuid:game}/restore",
+    response={200: GameStateOut, **REFUSALS},
+    auth=ClubKey(),
+    url_name="restore",
+)
 def restore(request: HttpRequest, game: uuid.UUID):
     """Take a game out of the bin and back from being abandoned."""
     return _set_aside(request, game, abandoned=False, deleted=False)
@@ -242,10 +255,15 @@ def restore(request: HttpRequest, game: uuid.UUID):
 __all__ = ["router"]
 
 
-@router.get("/clubs/{uuid:club}/stats", response={200: StatsOut, 404: ErrorOut, **REFUSALS},
-            auth=ClubKey(), url_name="club-stats")  # fmt: skip
-def club_stats_api(request: HttpRequest, club: uuid.UUID, preset: str | None = None,
-                   since: str | None = None):  # fmt: skip
+@router.get(
+    "/clubs/{uuid:club}/stats",
+    response={200: StatsOut, 404: ErrorOut, **REFUSALS},
+    auth=ClubKey(),
+    url_name="club-stats",
+)
+def club_stats_api(
+    request: HttpRequest, club: uuid.UUID, preset: str | None = None, since: str | None = None
+):
     """Each player's numbers across the club's games, filtered by rule set and start date."""
     found = club_from(request, club)
     stats = club_stats(found, *stats_filters(preset, since))

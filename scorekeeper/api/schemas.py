@@ -117,8 +117,11 @@ def _string(schema: dict[str, Any] | None = None, **extra: Any) -> WithJsonSchem
 
 
 Name = Annotated[str, BeforeValidator(_NAME), _string(minLength=1, maxLength=100)]
-Names = Annotated[list[str], BeforeValidator(_names),
-                  WithJsonSchema({"type": "array", "items": {"type": "string"}, "maxItems": 20})]  # fmt: skip
+Names = Annotated[
+    list[str],
+    BeforeValidator(_names),
+    WithJsonSchema({"type": "array", "items": {"type": "string"}, "maxItems": 20}),
+]
 ClubName = Annotated[
     str,
     BeforeValidator(_text(gettext_noop("a club needs a name"), 100)),
@@ -170,8 +173,11 @@ RoundEnding = Annotated[
     BeforeValidator(_text(gettext_noop("say how the round ended"), 20)),
     _string(enum=list(ROUND_ENDINGS)),
 ]
-Lost = Annotated[int, BeforeValidator(_whole(gettext_noop("lives lost are a whole number"))),
-                 WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 2})]  # fmt: skip
+Lost = Annotated[
+    int,
+    BeforeValidator(_whole(gettext_noop("lives lost are a whole number"))),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 2}),
+]
 Status = Annotated[
     str,
     BeforeValidator(_text(gettext_noop("a status is “in”, “county” or “out”"), 10)),
@@ -254,8 +260,14 @@ class PlayerIn(Strict):
     name: Name
     cards: Cards | None = None
     value: Points | None = Field(None, description="A value the table agreed instead of cards")
-    lives: Annotated[int, BeforeValidator(_whole(gettext_noop("lives must be a whole number"))),
-                     WithJsonSchema({"type": "integer", "minimum": 0})] | None = None  # fmt: skip
+    lives: (
+        Annotated[
+            int,
+            BeforeValidator(_whole(gettext_noop("lives must be a whole number"))),
+            WithJsonSchema({"type": "integer", "minimum": 0}),
+        ]
+        | None
+    ) = None
     status: Status | None = None
 
 
@@ -277,8 +289,11 @@ class ShowdownIn(Strict):
         None, description="The lowest players named by the table, instead of entering hands"
     )
     dealer: Name | None = Field(None, description="Who dealt this round; needed for next_dealer")
-    pot: Annotated[int, BeforeValidator(_whole(gettext_noop("the pot must be a whole number from 0 to 9999"))),
-                   WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 9999})] = 0  # fmt: skip
+    pot: Annotated[
+        int,
+        BeforeValidator(_whole(gettext_noop("the pot must be a whole number from 0 to 9999"))),
+        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 9999}),
+    ] = 0
     choice: Choice | None = None
     players: Annotated[list[PlayerIn], BeforeValidator(_players)]
 
@@ -310,12 +325,26 @@ class ClubIn(Strict):
 
 class GameIn(Strict):
     rules: Rules
-    players: Annotated[list[str], BeforeValidator(_player_list),
-                       WithJsonSchema({"type": "array", "items": {"type": "string", "maxLength": 60},
-                                       "description": "Names in seat order, clockwise"})]  # fmt: skip
+    players: Annotated[
+        list[str],
+        BeforeValidator(_player_list),
+        WithJsonSchema(
+            {
+                "type": "array",
+                "items": {"type": "string", "maxLength": 60},
+                "description": "Names in seat order, clockwise",
+            }
+        ),
+    ]
     first_dealer: Name | None = None
-    lives: Annotated[int, BeforeValidator(_whole(gettext_noop("lives must be a whole number"))),
-                     WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 10})] | None = None  # fmt: skip
+    lives: (
+        Annotated[
+            int,
+            BeforeValidator(_whole(gettext_noop("lives must be a whole number"))),
+            WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 10}),
+        ]
+        | None
+    ) = None
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -342,15 +371,27 @@ class RoundIn(Strict):
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
-                {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "version": 0,
-                 "client_id": "3f2b9c"},
-                {"ending": "knock", "knocker": "Ann",
-                 "hands": {"Ann": ["KS", "9S", "2H"], "Ben": "AC 9C 7C", "Cat": "A♦ 8♦ 6♣"}},
-                {"ending": "manual", "losses": {"Cat": 1, "Ben": 2}, "version": 3,
-                 "client_id": "9a0e1d"},
+                {
+                    "ending": "knock",
+                    "knocker": "Ann",
+                    "lowest": ["Ben"],
+                    "version": 0,
+                    "client_id": "3f2b9c",
+                },
+                {
+                    "ending": "knock",
+                    "knocker": "Ann",
+                    "hands": {"Ann": ["KS", "9S", "2H"], "Ben": "AC 9C 7C", "Cat": "A♦ 8♦ 6♣"},
+                },
+                {
+                    "ending": "manual",
+                    "losses": {"Cat": 1, "Ben": 2},
+                    "version": 3,
+                    "client_id": "9a0e1d",
+                },
             ]
         }
-    )  # fmt: skip
+    )
 
 
 class UndoIn(Strict):

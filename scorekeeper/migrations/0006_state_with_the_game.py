@@ -22,7 +22,7 @@ def work_out_states(apps, schema_editor):
                 r.choice or None,
             )
             for r in game.rounds.filter(state="active").order_by("number")
-        ]  # fmt: skip
+        ]
         state, _steps = replay(rules, names, game.first_dealer, rounds)
         game.state_data = state.as_data()
         game.save(update_fields=["state_data"])

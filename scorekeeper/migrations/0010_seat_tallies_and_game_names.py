@@ -22,7 +22,7 @@ def count_tallies(apps, schema_editor):
                 None if r.losses is None else {int(k): v for k, v in r.losses.items()},
             )
             for r in game.rounds.filter(state="active").order_by("number")
-        ]  # fmt: skip
+        ]
         state, steps = replay(rules, [seat.player.name for seat in seats], game.first_dealer, rounds)
         totals = total_tallies(steps, len(seats))
         for seat, total, result in zip(seats, totals, seat_results(state), strict=True):

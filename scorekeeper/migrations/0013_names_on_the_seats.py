@@ -40,7 +40,7 @@ def _last(game, names):
             None if r.losses is None else {int(k): v for k, v in r.losses.items()},
         )
         for r in game.rounds.filter(state="active").order_by("number")
-    ]  # fmt: skip
+    ]
     _state, steps = replay(rules, names, game.first_dealer, rounds)
     done = [step for step in steps if step.result.result != "table_decides"]
     if not done:

@@ -5,6 +5,14 @@ from .clubs import Club, Player, RetiredKey, key_digest, new_key
 from .games import BIN_DAYS, Game, GameSeat, Round, RoundInputs
 
 __all__ = [
-    "BIN_DAYS", "Club", "Game", "GameSeat", "Player", "RetiredKey", "Round", "RoundInputs",
-    "key_digest", "new_key",
-]  # fmt: skip
+    "BIN_DAYS",
+    "Club",
+    "Game",
+    "GameSeat",
+    "Player",
+    "RetiredKey",
+    "Round",
+    "RoundInputs",
+    "key_digest",
+    "new_key",
+]

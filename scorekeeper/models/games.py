@@ -58,12 +58,14 @@ def stored_state(state: GameState) -> dict[str, Any]:
 def read_state(data: Mapping[str, Any], names: Sequence[str]) -> GameState:
     """A stored state with the seats' names put back."""
     winner = data["winner"]
-    return GameState.from_data({
-        **data,
-        "names": list(names),
-        "winner": None if winner is None else names[winner],
-        "tie": [names[seat] for seat in data["tie"]],
-    })  # fmt: skip
+    return GameState.from_data(
+        {
+            **data,
+            "names": list(names),
+            "winner": None if winner is None else names[winner],
+            "tie": [names[seat] for seat in data["tie"]],
+        }
+    )
 
 
 class GameQuerySet(models.QuerySet["Game"]):

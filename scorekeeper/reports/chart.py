@@ -100,8 +100,18 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
             "n": i,
             "moves": ", ".join(moved) if moved else _("no change"),
         }
-    return Chart(WIDTH, HEIGHT, lines, y_ticks, x_ticks, rounds, summary,
-                 HEIGHT - PAD_BOTTOM, pad_left, WIDTH - PAD_RIGHT)  # fmt: skip
+    return Chart(
+        WIDTH,
+        HEIGHT,
+        lines,
+        y_ticks,
+        x_ticks,
+        rounds,
+        summary,
+        HEIGHT - PAD_BOTTOM,
+        pad_left,
+        WIDTH - PAD_RIGHT,
+    )
 
 
 def sheet_rows(state: GameState, steps: Sequence[Step]) -> list[dict[str, Any]]:

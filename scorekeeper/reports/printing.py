@@ -24,8 +24,22 @@ FONT_PATHS = [
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/dejavu/DejaVuSans.ttf",
 ]
-LATIN = str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C", "“": '"', "”": '"', "’": "'",
-                       "…": "...", "−": "-", "—": "-", "–": "-", "×": "x"})  # fmt: skip
+LATIN = str.maketrans(
+    {
+        "♠": "S",
+        "♥": "H",
+        "♦": "D",
+        "♣": "C",
+        "“": '"',
+        "”": '"',
+        "’": "'",
+        "…": "...",
+        "−": "-",
+        "—": "-",
+        "–": "-",
+        "×": "x",
+    }
+)
 
 
 def _font() -> Path | None:
@@ -87,9 +101,17 @@ def rules_card_pdf(
         pdf.ln(0.6)
     pdf.set_y(pdf.h - 12)
     pdf.style(7.5)
-    pdf.cell(width, 4, pdf.say(_("Knock · the scorekeeper and referee for 31. “Our reading”: "
-                                 "where the written rules are silent, the reading Knock "
-                                 "applies.")))  # fmt: skip
+    pdf.cell(
+        width,
+        4,
+        pdf.say(
+            _(
+                "Knock · the scorekeeper and referee for 31. “Our reading”: "
+                "where the written rules are silent, the reading Knock "
+                "applies."
+            )
+        ),
+    )
     return bytes(pdf.output())
 
 
@@ -98,8 +120,10 @@ def _card_height(pdf: Sheet, card: Sequence[dict[str, Any]], width: float, size:
     for row in card:
         for text, bold in ((row["label"] + _(" (our reading)"), True), (row["words"], False)):
             pdf.style(size, bold)
-            lines = cast(list[str], pdf.multi_cell(width, size * 0.47, pdf.say(text),
-                                                   dry_run=True, output="LINES"))  # fmt: skip
+            lines = cast(
+                list[str],
+                pdf.multi_cell(width, size * 0.47, pdf.say(text), dry_run=True, output="LINES"),
+            )
             height += len(lines) * size * 0.47
         height += 0.6
     return height
@@ -112,8 +136,9 @@ class SheetRow:
     notes: Sequence[str] = ()  # per player: "-1", "on the county", "out"
 
 
-def score_sheet_pdf(title: str, names: Sequence[str], lives: int, rows: Sequence[SheetRow],
-                paper: str) -> bytes:  # fmt: skip
+def score_sheet_pdf(
+    title: str, names: Sequence[str], lives: int, rows: Sequence[SheetRow], paper: str
+) -> bytes:
     """A column per player, a row per round, a box per life: crossed when it is lost."""
     pdf = Sheet(paper)
     pdf.set_title(title)
@@ -121,10 +146,20 @@ def score_sheet_pdf(title: str, names: Sequence[str], lives: int, rows: Sequence
     pdf.style(15, bold=True)
     pdf.cell(width, 8, pdf.say(title), new_x="LMARGIN", new_y="NEXT")
     pdf.style(8.5)
-    pdf.cell(width, 5, pdf.say(_("%(lives)d lives each: cross out a box for each life lost. A "
-                                 "player with no box left is on the last chance; the next loss "
-                                 "is out.") % {"lives": lives}),
-             new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    pdf.cell(
+        width,
+        5,
+        pdf.say(
+            _(
+                "%(lives)d lives each: cross out a box for each life lost. A "
+                "player with no box left is on the last chance; the next loss "
+                "is out."
+            )
+            % {"lives": lives}
+        ),
+        new_x="LMARGIN",
+        new_y="NEXT",
+    )
     pdf.ln(2)
     first, count = 12.0, max(1, len(names))
     column = (width - first) / count

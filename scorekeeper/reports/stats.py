@@ -57,10 +57,15 @@ class PlayerStats:
 
     def as_data(self) -> dict[str, Any]:
         return {
-            "name": self.name, "retired": self.retired, "games": self.games,
-            "finished": self.finished, "wins": self.wins, "ties": self.ties,
-            **{name: getattr(self, name) for name in TALLIES}, "nemesis": self.nemesis,
-        }  # fmt: skip
+            "name": self.name,
+            "retired": self.retired,
+            "games": self.games,
+            "finished": self.finished,
+            "wins": self.wins,
+            "ties": self.ties,
+            **{name: getattr(self, name) for name in TALLIES},
+            "nemesis": self.nemesis,
+        }
 
 
 @dataclass
@@ -80,10 +85,19 @@ class ClubStats:
     def head_to_head(self) -> list[dict[str, Any]]:
         names = [p.name for p in self.leaderboard()]
         return [
-            {"name": a, "cells": [{"against": b, "won": self.beat.get((a, b), 0),
-                                   "lost": self.beat.get((b, a), 0)} for b in names]}
+            {
+                "name": a,
+                "cells": [
+                    {
+                        "against": b,
+                        "won": self.beat.get((a, b), 0),
+                        "lost": self.beat.get((b, a), 0),
+                    }
+                    for b in names
+                ],
+            }
             for a in names
-        ]  # fmt: skip
+        ]
 
 
 def _lower_bound(wins: int, games: int, z: float = 1.0) -> float:
@@ -194,19 +208,33 @@ def win_rate_bars(board: list[PlayerStats]) -> dict[str, Any]:
     """The leaderboard as a bar chart drawn on the server, with its text alternative."""
     row, label, width = 30, 120, 320
     bars = [
-        {"name": p.name, "y": i * row, "width": round((width - label - 60) * p.win_rate, 1),
-         "words": _("%(wins)d of %(games)d") % {"wins": p.wins, "games": p.finished}, "x_words": label + round((width - label - 60) * p.win_rate, 1) + 6}
+        {
+            "name": p.name,
+            "y": i * row,
+            "width": round((width - label - 60) * p.win_rate, 1),
+            "words": _("%(wins)d of %(games)d") % {"wins": p.wins, "games": p.finished},
+            "x_words": label + round((width - label - 60) * p.win_rate, 1) + 6,
+        }
         for i, p in enumerate(board)
-    ]  # fmt: skip
-    said = "; ".join(_("%(name)s won %(wins)d of %(games)d")
-                     % {"name": p.name, "wins": p.wins, "games": p.finished} for p in board)  # fmt: skip
+    ]
+    said = "; ".join(
+        _("%(name)s won %(wins)d of %(games)d")
+        % {"name": p.name, "wins": p.wins, "games": p.finished}
+        for p in board
+    )
     desc = _("Games won: %(said)s.") % {"said": said} if board else _("No finished games yet.")
-    return {"bars": bars, "height": max(row, row * len(board)), "width": width, "label": label,
-            "desc": desc}  # fmt: skip
+    return {
+        "bars": bars,
+        "height": max(row, row * len(board)),
+        "width": width,
+        "label": label,
+        "desc": desc,
+    }
 
 
-def player_games(club: Club, player_id: int, preset: str | None = None,
-                 since: date | None = None) -> list[GameSeat]:  # fmt: skip
+def player_games(
+    club: Club, player_id: int, preset: str | None = None, since: date | None = None
+) -> list[GameSeat]:
     """The games a player sat in, newest first, with how each ended for them."""
     return list(
         seats_of(club, preset, since)

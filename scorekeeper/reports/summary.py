@@ -40,18 +40,34 @@ class Summary:
 
     def share_text(self, preset_name: str) -> str:
         """The game in a short text, for a message to the group."""
-        said = {"result": self.result, "n": self.rounds, "took": self.duration_words,
-                "rules": preset_name}  # fmt: skip
+        said = {
+            "result": self.result,
+            "n": self.rounds,
+            "took": self.duration_words,
+            "rules": preset_name,
+        }
         if self.duration_words:
-            lines = [ngettext("%(result)s after %(n)d round, %(took)s (%(rules)s).",
-                              "%(result)s after %(n)d rounds, %(took)s (%(rules)s).",
-                              self.rounds) % said]  # fmt: skip
+            lines = [
+                ngettext(
+                    "%(result)s after %(n)d round, %(took)s (%(rules)s).",
+                    "%(result)s after %(n)d rounds, %(took)s (%(rules)s).",
+                    self.rounds,
+                )
+                % said
+            ]
         else:
-            lines = [ngettext("%(result)s after %(n)d round (%(rules)s).",
-                              "%(result)s after %(n)d rounds (%(rules)s).", self.rounds) % said]  # fmt: skip
+            lines = [
+                ngettext(
+                    "%(result)s after %(n)d round (%(rules)s).",
+                    "%(result)s after %(n)d rounds (%(rules)s).",
+                    self.rounds,
+                )
+                % said
+            ]
         if self.went_out:
-            out = ", ".join(_("%(name)s (round %(n)d)") % {"name": name, "n": n}
-                            for name, n in self.went_out)  # fmt: skip
+            out = ", ".join(
+                _("%(name)s (round %(n)d)") % {"name": name, "n": n} for name, n in self.went_out
+            )
             lines.append(_("Out: %(players)s.") % {"players": out})
         if self.thirty_ones:
             lines.append(_("31s: %(players)s.") % {"players": _counted(self.thirty_ones)})

@@ -52,4 +52,4 @@ __all__ = [
     "points",
     "possible_values",
     "resolve_round",
-]  # fmt: skip
+]

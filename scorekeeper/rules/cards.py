@@ -67,11 +67,19 @@ class CardError(ValueError):
 
 
 _SUIT_ALIASES = {
-    "S": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
-    "H": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
-    "D": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
-    "C": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
-}  # fmt: skip
+    "S": Suit.SPADES,
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+}
 _TOKEN = re.compile(r"^(10|[2-9TJQKA])(.)$")
 # Emoji suits arrive with a variation selector (♠️); it carries no meaning here.
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b\u200e\u200f"), None)
@@ -92,14 +100,36 @@ def parse_card(token: str) -> Card:
 
 # Cards as German players write them: the suit's word and the rank, either way round ("Herz
 # Dame", "Pik Ass", "Kreuz 10", "Bube Karo"), the ranks also as their letters (A, K, D, B).
-_GERMAN_SUITS = {"HERZ": Suit.HEARTS, "PIK": Suit.SPADES, "KREUZ": Suit.CLUBS, "KARO": Suit.DIAMONDS,
-                 "CARO": Suit.DIAMONDS}  # fmt: skip
+_GERMAN_SUITS = {
+    "HERZ": Suit.HEARTS,
+    "PIK": Suit.SPADES,
+    "KREUZ": Suit.CLUBS,
+    "KARO": Suit.DIAMONDS,
+    "CARO": Suit.DIAMONDS,
+}
 _GERMAN_RANKS = {
-    "ASS": "A", "AS": "A", "A": "A", "KÖNIG": "K", "KOENIG": "K", "K": "K", "DAME": "Q", "D": "Q",
-    "BUBE": "J", "B": "J", "ZEHN": "10", "NEUN": "9", "ACHT": "8", "SIEBEN": "7", "SECHS": "6",
-    "FÜNF": "5", "FUENF": "5", "VIER": "4", "DREI": "3", "ZWEI": "2",
+    "ASS": "A",
+    "AS": "A",
+    "A": "A",
+    "KÖNIG": "K",
+    "KOENIG": "K",
+    "K": "K",
+    "DAME": "Q",
+    "D": "Q",
+    "BUBE": "J",
+    "B": "J",
+    "ZEHN": "10",
+    "NEUN": "9",
+    "ACHT": "8",
+    "SIEBEN": "7",
+    "SECHS": "6",
+    "FÜNF": "5",
+    "FUENF": "5",
+    "VIER": "4",
+    "DREI": "3",
+    "ZWEI": "2",
     **{rank: rank for rank in RANKS},
-}  # fmt: skip
+}
 
 
 def _german(first: str, second: str) -> Card | None:
@@ -127,9 +157,13 @@ def parse_cards(text: str | list[str]) -> list[Card]:
             continue
         if tokens[i].strip().upper() in _GERMAN_SUITS:
             following = tokens[i + 1] if i + 1 < len(tokens) else ""
-            raise CardError(_("“%(token)s” is not a card: write the suit then the rank, like Herz "
-                              "Dame, Pik Ass or Kreuz 10")
-                            % {"token": (tokens[i] + " " + following).strip()})  # fmt: skip
+            raise CardError(
+                _(
+                    "“%(token)s” is not a card: write the suit then the rank, like Herz "
+                    "Dame, Pik Ass or Kreuz 10"
+                )
+                % {"token": (tokens[i] + " " + following).strip()}
+            )
         cards.append(parse_card(tokens[i]))
         i += 1
     return cards

@@ -97,7 +97,11 @@ def _check_seat(rules: RuleSet, seat: Seat, i: int) -> None:
                 "%(name)s cannot have %(lives)s: the game starts with %(start)s and lives "
                 "are never won back"
             )
-            % {"name": seat.name, "lives": lives_word(seat.lives), "start": lives_word(rules.lives)},
+            % {
+                "name": seat.name,
+                "lives": lives_word(seat.lives),
+                "start": lives_word(rules.lives),
+            },
             "lives",
             seat=i,
         )
@@ -332,10 +336,15 @@ def _finish(state: RoundState, ending: Ending) -> RoundResult:
             revived = True
             after = {seat.name: (0, Status.COUNTY) for seat in table.players}
     players = [
-        PlayerAfter(seat.name, *after[seat.name], rules.status_label(after[seat.name][1]),
-                    state.losses.get(seat.name, 0), state.reasons.get(seat.name, ""))
+        PlayerAfter(
+            seat.name,
+            *after[seat.name],
+            rules.status_label(after[seat.name][1]),
+            state.losses.get(seat.name, 0),
+            state.reasons.get(seat.name, ""),
+        )
         for seat in table.players
-    ]  # fmt: skip
+    ]
     story = _who_lost(state, players, revived)
     winner, tie, over = _game_over(state, after, story, revived)
     if not over:
@@ -385,9 +394,7 @@ def _all_out(state: RoundState) -> str:
             ),
             Choice("replay", _("Nobody loses and the hand is replayed")),
         )
-        why = _(
-            "the revival is written for the final two; here more players would go out together"
-        )
+        why = _("the revival is written for the final two; here more players would go out together")
         if pick(state, choices, why) == "replay":
             state.replayed = True  # "The table chose: nobody loses …" says it all
             return "replay"
@@ -496,5 +503,11 @@ def refuse_a_stray_choice(choice: str | None, result: RoundResult) -> None:
         )
 
 
-__all__ = ["COUNTED", "ENDINGS", "ROUND_ENDINGS", "SHOWN_BY_ONE", "refuse_a_stray_choice",
-           "resolve_round"]  # fmt: skip
+__all__ = [
+    "COUNTED",
+    "ENDINGS",
+    "ROUND_ENDINGS",
+    "SHOWN_BY_ONE",
+    "refuse_a_stray_choice",
+    "resolve_round",
+]

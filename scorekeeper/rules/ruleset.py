@@ -478,5 +478,15 @@ def stored_rules(
     return RuleSet().replace(values)  # every switch given: no default is used
 
 
-__all__ = ["BY_NAME", "HALF", "RULES_VERSION", "SWITCHES", "RuleSet", "RulesError", "json_dump",
-           "json_value", "stored_rules", "value_words"]  # fmt: skip
+__all__ = [
+    "BY_NAME",
+    "HALF",
+    "RULES_VERSION",
+    "SWITCHES",
+    "RuleSet",
+    "RulesError",
+    "json_dump",
+    "json_value",
+    "stored_rules",
+    "value_words",
+]

@@ -16,13 +16,19 @@ DISPUTE_LOSSES = {
     "scat": ["Cat loses 1 life: tied for lowest with Ann, the knocker, who is safe in a tie."],
     # Friendly breaks equal totals by the highest card: Cat's ace beats Ann's king.
     "friendly": ["Ann loses 2 lives: knocked and alone has the lowest hand."],
-    "schwimmen": ["Cat loses 1 life: tied for lowest with Ann, the knocker.",
-                  "Ann loses 1 life: knocked and tied for lowest with Cat"],
-    "aces-wild": ["Cat loses 1 life: tied for lowest with Ann, the knocker.",
-                  "Ann loses 1 life: knocked and tied for lowest with Cat"],
-    "kitchen-table": ["Cat loses 1 life: tied for lowest with Ann, the knocker.",
-                      "Ann loses 1 life: knocked and tied for lowest with Cat"],
-}  # fmt: skip
+    "schwimmen": [
+        "Cat loses 1 life: tied for lowest with Ann, the knocker.",
+        "Ann loses 1 life: knocked and tied for lowest with Cat",
+    ],
+    "aces-wild": [
+        "Cat loses 1 life: tied for lowest with Ann, the knocker.",
+        "Ann loses 1 life: knocked and tied for lowest with Cat",
+    ],
+    "kitchen-table": [
+        "Cat loses 1 life: tied for lowest with Ann, the knocker.",
+        "Ann loses 1 life: knocked and tied for lowest with Cat",
+    ],
+}
 OUT_AFTER = {"scat": 4, "friendly": 3, "schwimmen": 4, "aces-wild": 4, "kitchen-table": 3}
 LAST_CHANCE = {"scat": "on the county", "schwimmen": "swimming", "aces-wild": "on the brink"}
 

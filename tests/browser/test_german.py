@@ -13,8 +13,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = Path(__file__).resolve().parent.parent.parent / "test-results"
 # Ann 19 in Pik, Ben 27 in Kreuz, Cara 19 in Karo: Ann knocked and ties Cara at the bottom.
-DISPUTE = {"Ann": "Pik König, Pik 9, Herz 7", "Ben": "Kreuz Ass Kreuz 9 Kreuz 7",
-           "Cara": "Karo A, Karo 8, Pik 7"}  # fmt: skip
+DISPUTE = {
+    "Ann": "Pik König, Pik 9, Herz 7",
+    "Ben": "Kreuz Ass Kreuz 9 Kreuz 7",
+    "Cara": "Karo A, Karo 8, Pik 7",
+}
 LOSSES = [
     "Cara verliert 1 Leben: gleich niedrig wie Ann, der Klopfer.",
     "Ann verliert 1 Leben: geklopft und gleich niedrig wie Cara; der Klopfer verliert wie die anderen.",

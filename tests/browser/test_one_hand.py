@@ -60,8 +60,9 @@ class Thumb:
 
 def open_table(browser, game, size, **options):
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
-                                  **options)  # fmt: skip
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, **options
+    )
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(_live_url[0] + game.get_absolute_url())
@@ -244,8 +245,13 @@ def test_a_refused_record_says_why_once_in_the_viewport(browser, size):
 def test_a_dispute_leaves_no_cards_behind_for_the_next_round(browser):
     game = make_game(players=NAMES)
     context, page = open_table(browser, game, PHONES[0])
-    hands = dict(zip(NAMES, ["KS QS 9S", "AC 9C 7C", "AD 8D 7S", "10H 9H 2C", "KH QH 3D",
-                             "JC 10C 2H"], strict=True))  # fmt: skip
+    hands = dict(
+        zip(
+            NAMES,
+            ["KS QS 9S", "AC 9C 7C", "AD 8D 7S", "10H 9H 2C", "KH QH 3D", "JC 10C 2H"],
+            strict=True,
+        )
+    )
     tile(page, "Ana").click()
     page.get_by_text("In dispute? Enter everyone's cards").click()
     for name, cards in hands.items():

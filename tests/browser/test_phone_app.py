@@ -92,8 +92,10 @@ def test_a_second_visit_fetches_no_static_file_and_the_first_is_light(browser, l
     weight = sum(len(gzip.compress(r.body())) for r in page_files if r.ok)
     own_script = sum(len(r.body()) for r in page_files if "/static/js/" in r.url)
     worker_ready(page)
-    print(f"\ntable page, first load: {weight / 1024:.1f} KB gzipped; Knock's own JS "
-          f"{own_script / 1024:.1f} KB unminified")  # fmt: skip
+    print(
+        f"\ntable page, first load: {weight / 1024:.1f} KB gzipped; Knock's own JS "
+        f"{own_script / 1024:.1f} KB unminified"
+    )
     assert weight < 40 * 1024
     second = context.new_page()
     fetched: list = []
@@ -349,17 +351,28 @@ def test_borders_tokens_labels_and_focus_rings_meet_their_contrast(browser, live
     paper = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
     tile = style(".seat.in .tile", "backgroundColor")
     checks = {
-        "chip border": (style("#record .endings .chip:not(:has(:checked))", "borderTopColor"), paper, 3),
+        "chip border": (
+            style("#record .endings .chip:not(:has(:checked))", "borderTopColor"),
+            paper,
+            3,
+        ),
         "tile border": (style(".seat.in .tile", "borderTopColor"), paper, 3),
-        "out label": (style(".seat.out .status", "color"), style(".seat.out .tile", "backgroundColor"), 4.5),
+        "out label": (
+            style(".seat.out .status", "color"),
+            style(".seat.out .tile", "backgroundColor"),
+            4.5,
+        ),
         "muted text": (style(".tap-hint", "color"), paper, 4.5),
-    }  # fmt: skip
+    }
     page.locator("#record .tile").first.focus()
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")
     checks["focus ring"] = (style("#record .tile", "outlineColor"), paper, 3)
-    checks["lost life"] = (style(".seat.out .token.lost", "borderTopColor"),
-                           style(".seat.out .tile", "backgroundColor"), 3)  # fmt: skip
+    checks["lost life"] = (
+        style(".seat.out .token.lost", "borderTopColor"),
+        style(".seat.out .tile", "backgroundColor"),
+        3,
+    )
     found = {name: round(contrast(a, b), 2) for name, (a, b, _least) in checks.items()}
     low = {name: ratio for name, ratio in found.items() if ratio < checks[name][2]}
     print(f"\n{scheme}: {found} (tile background {tile})")
@@ -368,10 +381,12 @@ def test_borders_tokens_labels_and_focus_rings_meet_their_contrast(browser, live
 
 
 # German words run longer ("Rückgängig", "Runde 1 eintragen"): both languages must fit.
-@pytest.mark.parametrize("locale, record_name", [("en-GB", "Record round 1"),
-                                                 ("de-DE", "Runde 1 eintragen")])  # fmt: skip
-def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(browser, live_server, locale,
-                                                                 record_name):  # fmt: skip
+@pytest.mark.parametrize(
+    "locale, record_name", [("en-GB", "Record round 1"), ("de-DE", "Runde 1 eintragen")]
+)
+def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(
+    browser, live_server, locale, record_name
+):
     game = make_game(players=("Ana", "Ben", "Cara", "Dev"))
     context = phone_context(browser, locale=locale)
     page = context.new_page()
@@ -379,8 +394,10 @@ def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(browser, live_se
     page.evaluate("document.documentElement.style.fontSize = '36px'")  # 200 % of 18 px
     page.wait_for_timeout(100)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    boxes = [page.locator(s).bounding_box() for s in ("header .brand", "header nav a >> nth=0",
-                                                        "header nav a >> nth=1")]  # fmt: skip
+    boxes = [
+        page.locator(s).bounding_box()
+        for s in ("header .brand", "header nav a >> nth=0", "header nav a >> nth=1")
+    ]
     for a, b in itertools.pairwise(boxes):
         apart = a["x"] + a["width"] <= b["x"] + 1 or a["y"] + a["height"] <= b["y"] + 1
         assert apart, "header links overlap"
@@ -395,8 +412,10 @@ def test_text_at_200_percent_is_neither_cut_off_nor_overlapping(browser, live_se
     context.close()
 
 
-IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 "
-          "(KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1")  # fmt: skip
+IPHONE = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1"
+)
 
 
 def test_install_is_hinted_once_on_an_iphone_and_never_elsewhere(browser, live_server):

@@ -32,9 +32,11 @@ def test_it_refuses_what_is_not_a_card_naming_the_token(typed):
 
 def test_it_reads_cards_separated_by_spaces_or_commas():
     assert parse_cards("AS, KS 9d,,10♥") == [
-        Card("A", Suit.SPADES), Card("K", Suit.SPADES), Card("9", Suit.DIAMONDS),
+        Card("A", Suit.SPADES),
+        Card("K", Suit.SPADES),
+        Card("9", Suit.DIAMONDS),
         Card("10", Suit.HEARTS),
-    ]  # fmt: skip
+    ]
 
 
 def test_a_bad_token_among_good_ones_is_named():

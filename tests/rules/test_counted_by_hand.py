@@ -64,14 +64,22 @@ def test_the_loser_deals_after_a_counted_round_too():
 @pytest.mark.parametrize(
     ("preset", "losses", "message"),
     [
-        ("scat", {"Ben": 3}, "Ben cannot lose 3 lives in one round: under these rules a round "
-                             "costs a player at most 2 lives"),
-        ("schwimmen", {"Ben": 2}, "Ben cannot lose 2 lives in one round: under these rules a "
-                                 "round costs a player at most 1 life"),
+        (
+            "scat",
+            {"Ben": 3},
+            "Ben cannot lose 3 lives in one round: under these rules a round "
+            "costs a player at most 2 lives",
+        ),
+        (
+            "schwimmen",
+            {"Ben": 2},
+            "Ben cannot lose 2 lives in one round: under these rules a "
+            "round costs a player at most 1 life",
+        ),
         ("scat", {"Ben": 0}, "Ben cannot lose 0 lives in one round"),
         ("scat", {}, "tap a player to take a life"),
     ],
-)  # fmt: skip
+)
 def test_a_loss_the_rules_could_never_give_is_refused_naming_the_player(preset, losses, message):
     rules = PRESETS[preset].rules
     with pytest.raises(RoundError, match=message) as refusal:

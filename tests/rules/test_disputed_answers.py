@@ -39,8 +39,10 @@ class TestTheLoserDeals:
     def test_the_reading_is_on_the_rules_card(self):
         from scorekeeper.rules import PRESETS
 
-        card = {line["name"]: line for line in PRESETS["aces-wild"].rules.describe(
-            PRESETS["aces-wild"].readings)}  # fmt: skip
+        card = {
+            line["name"]: line
+            for line in PRESETS["aces-wild"].rules.describe(PRESETS["aces-wild"].readings)
+        }
         assert card["next_dealer"]["our_reading"]
         assert (
             "when the only loser goes out, the player on their left" in card["next_dealer"]["words"]
@@ -104,9 +106,30 @@ def test_lives_above_the_games_start_are_refused():
 
 @pytest.mark.parametrize(
     "raw",
-    ["1e50000000", "1e4300", "1e-5000", "-1e-5000", "9" * 5000, "0x1F", "3_0", "½", "٣", "30.25",
-     "nan", "inf", float("inf"), float("nan"), 1e-5, True, None, [], {}, "31\x00", " " * 100],
-)  # fmt: skip
+    [
+        "1e50000000",
+        "1e4300",
+        "1e-5000",
+        "-1e-5000",
+        "9" * 5000,
+        "0x1F",
+        "3_0",
+        "½",
+        "٣",
+        "30.25",
+        "nan",
+        "inf",
+        float("inf"),
+        float("nan"),
+        1e-5,
+        True,
+        None,
+        [],
+        {},
+        "31\x00",
+        " " * 100,
+    ],
+)
 def test_the_number_reader_refuses_what_is_not_a_plain_small_number(raw):
     with pytest.raises(InputError) as refusal:
         read_points(raw, "value")

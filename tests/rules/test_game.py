@@ -25,8 +25,18 @@ NAMES = ("Ann", "Ben", "Cat", "Dev", "Eve")
 def games(draw):
     """Rules, seats, and a list of rounds a table could have played, built round by round."""
     preset = draw(st.sampled_from(sorted(PRESETS)))
-    overrides = draw(st.sampled_from([{}, {"lives": 2}, {"lives": 8}, {"knocker_tied": "only_knocker"},
-                                      {"round_limit": 6}, {"stock_out": "draw"}]))  # fmt: skip
+    overrides = draw(
+        st.sampled_from(
+            [
+                {},
+                {"lives": 2},
+                {"lives": 8},
+                {"knocker_tied": "only_knocker"},
+                {"round_limit": 6},
+                {"stock_out": "draw"},
+            ]
+        )
+    )
     rules, _ = build_rules({"preset": preset, "overrides": overrides})
     names = NAMES[: draw(st.integers(2, 5))]
     first = draw(st.integers(0, len(names) - 1))

@@ -9,8 +9,13 @@ from .cast import after, play, seat
 # Hands used below, with their values under every preset but aces-wild:
 # H31 = 31, H27 = 27, H25 = 25, H19 = 19, H19b = 19 (another suit), H15 = 15
 H31, H27, H25, H19, H19b, H15 = (
-    "AH KH QH", "AC 9C 7C", "KD QD 5D", "KS 9S 2H", "AD 8D 6C", "10S 5S 2D",
-)  # fmt: skip
+    "AH KH QH",
+    "AC 9C 7C",
+    "KD QD 5D",
+    "KS 9S 2H",
+    "AD 8D 6C",
+    "10S 5S 2D",
+)
 
 
 def four(knocker_hand=H25, **lives):

@@ -177,9 +177,17 @@ def test_it_refuses_rules_that_cannot_be_with_the_reason(spec, field, message):
 
 
 def test_overrides_from_a_form_arrive_as_text():
-    rules, _ = build_rules({"preset": "scat", "overrides": {
-        "three_of_a_kind": "30.5", "aces_wild": "true", "min_knock": "17", "last_chance": "none",
-    }})  # fmt: skip
+    rules, _ = build_rules(
+        {
+            "preset": "scat",
+            "overrides": {
+                "three_of_a_kind": "30.5",
+                "aces_wild": "true",
+                "min_knock": "17",
+                "last_chance": "none",
+            },
+        }
+    )
     assert rules.three_of_a_kind == Fraction(61, 2)
     assert rules.aces_wild is True and rules.min_knock == 17 and rules.last_chance is None
 

@@ -21,8 +21,12 @@ SHOWDOWN_RULES = [
 @pytest.mark.parametrize("preset, overrides", SHOWDOWN_RULES)
 @pytest.mark.parametrize("order", [("Ann", "Ben"), ("Ben", "Ann")])
 def test_two_dealt_31s_both_shown_both_count(preset, overrides, order):
-    seats = [seat("Ann", THIRTY_ONE[0]), seat("Ben", THIRTY_ONE[1]), seat("Cat", MID),
-             seat("Dev", LOW)]  # fmt: skip
+    seats = [
+        seat("Ann", THIRTY_ONE[0]),
+        seat("Ben", THIRTY_ONE[1]),
+        seat("Cat", MID),
+        seat("Dev", LOW),
+    ]
     result = play(preset, seats, "dealt_thirty_one", shown_by=order, **overrides)
     assert result.losses == {"Dev": 1}
     assert not any("counts as 30" in sentence for sentence in result.explanation)
@@ -36,7 +40,7 @@ def test_a_31_nobody_showed_still_counts_30_beside_two_shown(preset, overrides):
         seat("Ben", THIRTY_ONE[1]),
         seat("Cat", THIRTY_ONE[2]),
         seat("Dev", "AC KC 10C"),
-    ]  # fmt: skip  (Dev: 31 too, not shown)
+    ]  # Dev: 31 too, not shown
     result = play(preset, seats, "dealt_thirty_one", shown_by=("Ben", "Ann"), **overrides)
     assert "Cat's 31 was not shown at once, so it counts as 30." in result.explanation
     assert "Dev's 31 was not shown at once, so it counts as 30." in result.explanation
@@ -49,18 +53,23 @@ def test_a_31_nobody_showed_still_counts_30_beside_two_shown(preset, overrides):
 def test_a_player_who_showed_cannot_be_named_lowest(preset, overrides):
     seats = [seat("Ann"), seat("Ben"), seat("Cat")]
     with pytest.raises(RoundError) as refusal:
-        play(preset, seats, "dealt_thirty_one", shown_by=("Ann", "Ben"), lowest=("Ben",),
-             **overrides)  # fmt: skip
+        play(
+            preset, seats, "dealt_thirty_one", shown_by=("Ann", "Ben"), lowest=("Ben",), **overrides
+        )
     assert refusal.value.message == "Ben showed the top hand, so cannot be lowest"
-    named = play(preset, seats, "dealt_thirty_one", shown_by=("Ann", "Ben"), lowest=("Cat",),
-                 **overrides)  # fmt: skip
+    named = play(
+        preset, seats, "dealt_thirty_one", shown_by=("Ann", "Ben"), lowest=("Cat",), **overrides
+    )
     assert named.losses == {"Cat": 1}
 
 
 @pytest.mark.parametrize("preset, overrides", SHOWDOWN_RULES)
 def test_when_everyone_still_in_showed_31_nobody_loses(preset, overrides):
-    seats = [seat("Ann", THIRTY_ONE[0]), seat("Ben", THIRTY_ONE[1]), seat("Cat", lives=0,
-             status="out")]  # fmt: skip
+    seats = [
+        seat("Ann", THIRTY_ONE[0]),
+        seat("Ben", THIRTY_ONE[1]),
+        seat("Cat", lives=0, status="out"),
+    ]
     result = play(preset, seats, "dealt_thirty_one", shown_by=("Ben", "Ann"), **overrides)
     assert result.losses == {}
     assert "Everyone still in showed 31, so no hand is lower." in result.explanation
@@ -70,7 +79,13 @@ def test_when_everyone_still_in_showed_31_nobody_loses(preset, overrides):
 def test_one_31_shown_in_play_is_still_the_only_top_hand():
     # The single-show endings are unchanged: another player's quiet 31 counts 30.
     seats = [seat("Ann", THIRTY_ONE[0]), seat("Ben", THIRTY_ONE[1]), seat("Cat", MID)]
-    result = play("scat", seats, "thirty_one", shown_by=("Ann",), thirty_one="showdown",
-                  thirty_one_after_knock="counts")  # fmt: skip
+    result = play(
+        "scat",
+        seats,
+        "thirty_one",
+        shown_by=("Ann",),
+        thirty_one="showdown",
+        thirty_one_after_knock="counts",
+    )
     assert "Ben's 31 was not shown at once, so it counts as 30." in result.explanation
     assert result.losses == {"Cat": 1}

@@ -72,9 +72,13 @@ def test_it_settles_ben_cara_and_ana(client):
     assert data["losses"] == {"Ana": 1}
     assert [h["value"] for h in data["hands"]] == [19, 27, 25, 19]
     assert data["players"][3] == {
-        "name": "Ana", "lives": 2, "status": "in", "status_label": "in", "lost": 1,
+        "name": "Ana",
+        "lives": 2,
+        "status": "in",
+        "status_label": "in",
+        "lost": 1,
         "reason": "Ana loses 1 life: tied for lowest with Ben, the knocker, who is safe in a tie",
-    }  # fmt: skip
+    }
     assert data["result"] == "scored" and data["choices"] == []
     assert data["game_over"] is False and data["winner"] is None and data["tie"] == []
     assert data["next_dealer"] == "Ben"
@@ -231,11 +235,18 @@ def test_the_openapi_description_names_every_endpoint(client):
     spec = client.get("/api/v1/openapi.json").json()
     assert spec["openapi"].startswith("3.")
     assert set(spec["paths"]) == {
-        "/api/v1/rulesets", "/api/v1/evaluate", "/api/v1/showdown", "/api/v1/clubs",
-        "/api/v1/clubs/{club}/games", "/api/v1/games/{game}", "/api/v1/games/{game}/rounds",
-        "/api/v1/games/{game}/undo", "/api/v1/clubs/{club}/stats",
-        "/api/v1/games/{game}/abandon", "/api/v1/games/{game}/restore",
-    }  # fmt: skip
+        "/api/v1/rulesets",
+        "/api/v1/evaluate",
+        "/api/v1/showdown",
+        "/api/v1/clubs",
+        "/api/v1/clubs/{club}/games",
+        "/api/v1/games/{game}",
+        "/api/v1/games/{game}/rounds",
+        "/api/v1/games/{game}/undo",
+        "/api/v1/clubs/{club}/stats",
+        "/api/v1/games/{game}/abandon",
+        "/api/v1/games/{game}/restore",
+    }
     endings = spec["components"]["schemas"]["ShowdownIn"]["properties"]["ending"]["enum"]
     assert endings == ["knock", "thirty_one", "dealt_thirty_one", "three_aces", "stock_out"]
 

@@ -219,8 +219,12 @@ def test_a_recording_answers_the_state_and_the_new_round_and_does_not_grow(clien
 
 
 def test_a_round_counted_by_hand_is_one_round_that_the_rules_apply(client, club, game):
-    body = {"ending": "manual", "losses": {"Cat": 1, "Ben": 2}, "version": game["version"],
-            "client_id": "counted-1"}  # fmt: skip
+    body = {
+        "ending": "manual",
+        "losses": {"Cat": 1, "Ben": 2},
+        "version": game["version"],
+        "client_id": "counted-1",
+    }
     response = post(client, rounds_url(game), body, club["key"])
     assert response.status_code == 200, response.content
     data = response.json()
@@ -263,12 +267,18 @@ def test_a_loss_the_rules_could_never_give_is_refused_naming_the_player(
 
 @pytest.mark.parametrize("order", [["Ann", "Ben"], ["Ben", "Ann"]])
 def test_two_dealt_31s_both_shown_both_count_through_the_api(client, club, order):
-    body = {"rules": {"preset": "schwimmen", "overrides": {"unshown_31": "counts_30", "deck": 52}},
-            "players": ["Ann", "Ben", "Cat"]}  # fmt: skip
+    body = {
+        "rules": {"preset": "schwimmen", "overrides": {"unshown_31": "counts_30", "deck": 52}},
+        "players": ["Ann", "Ben", "Cat"],
+    }
     game = post(client, f"/api/v1/clubs/{club['id']}/games", body, club["key"]).json()
     hands = {"Ann": "AS KS QS", "Ben": "AH KH QH", "Cat": "KC 9C 2H"}
-    answer = post(client, rounds_url(game), {"ending": "dealt_thirty_one", "shown_by": order,
-                                             "hands": hands}, club["key"])  # fmt: skip
+    answer = post(
+        client,
+        rounds_url(game),
+        {"ending": "dealt_thirty_one", "shown_by": order, "hands": hands},
+        club["key"],
+    )
     assert answer.status_code == 200
     assert answer.json()["new_round"]["losses"] == {"Cat": 1}
     assert "counts as 30" not in " ".join(answer.json()["new_round"]["explanation"])

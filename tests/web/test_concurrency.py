@@ -57,8 +57,14 @@ def test_phones_recording_the_same_round_at_once_save_exactly_one(settings):
     url = reverse("record", args=[game.club.key, game.id])
 
     def phone(i):
-        data = {"ending": "knock", "knocker": "0", "lowest": [str(1 + i % 2)], "version": "0",
-                "confirm": "1", "client_id": f"phone-{i}"}  # fmt: skip
+        data = {
+            "ending": "knock",
+            "knocker": "0",
+            "lowest": [str(1 + i % 2)],
+            "version": "0",
+            "confirm": "1",
+            "client_id": f"phone-{i}",
+        }
         return lambda: Client().post(url, data, follow=True)
 
     results = at_once([phone(i) for i in range(PHONES)])
@@ -78,8 +84,15 @@ def test_the_api_under_simultaneous_rounds_saves_one_and_answers_409_to_the_rest
     headers = {"Authorization": f"Bearer {game.club.key}"}
 
     def phone(i):
-        body = json.dumps({"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "version": 0,
-                           "client_id": f"api-{i}"})  # fmt: skip
+        body = json.dumps(
+            {
+                "ending": "knock",
+                "knocker": "Ann",
+                "lowest": ["Ben"],
+                "version": 0,
+                "client_id": f"api-{i}",
+            }
+        )
         return lambda: Client().post(url, body, content_type="application/json", headers=headers)
 
     results = at_once([phone(i) for i in range(PHONES)])
@@ -91,8 +104,14 @@ def test_the_api_under_simultaneous_rounds_saves_one_and_answers_409_to_the_rest
 def test_a_double_tap_sent_twice_at_once_is_applied_once():
     game = make_game()
     url = reverse("record", args=[game.club.key, game.id])
-    data = {"ending": "knock", "knocker": "0", "lowest": ["1"], "version": "0", "confirm": "1",
-            "client_id": "same-tap"}  # fmt: skip
+    data = {
+        "ending": "knock",
+        "knocker": "0",
+        "lowest": ["1"],
+        "version": "0",
+        "confirm": "1",
+        "client_id": "same-tap",
+    }
     results = at_once([lambda: Client().post(url, data, follow=True) for _ in range(4)])
     assert not [r for r in results if isinstance(r, Exception)], results
     assert Round.objects.count() == 1
@@ -103,12 +122,20 @@ def test_undo_racing_a_record_leaves_a_consistent_game():
     game = make_game()
     play.record_round(game, knock(game, "Ann", ["Ben"]))
     key = game.club.key
-    record = {"ending": "knock", "knocker": "0", "lowest": ["2"], "version": "1", "confirm": "1",
-              "client_id": "racer"}  # fmt: skip
-    results = at_once([
-        lambda: Client().post(reverse("undo", args=[key, game.id]), {"version": "1"}),
-        lambda: Client().post(reverse("record", args=[key, game.id]), record),
-    ])  # fmt: skip
+    record = {
+        "ending": "knock",
+        "knocker": "0",
+        "lowest": ["2"],
+        "version": "1",
+        "confirm": "1",
+        "client_id": "racer",
+    }
+    results = at_once(
+        [
+            lambda: Client().post(reverse("undo", args=[key, game.id]), {"version": "1"}),
+            lambda: Client().post(reverse("record", args=[key, game.id]), record),
+        ]
+    )
     assert not [r for r in results if isinstance(r, Exception)], results
     assert all(r.status_code == 302 for r in results)
     club, game = game.club, Game.objects.get(pk=game.pk)
@@ -148,8 +175,9 @@ def test_two_phones_replacing_the_same_link_at_once_replace_it_once():
 def test_two_phones_adding_the_same_player_at_once_add_one_and_tell_the_other():
     club = make_game().club
     url = reverse("add-player", args=[club.key])
-    results = at_once([lambda: Client().post(url, {"name": "Dev"}, follow=True)
-                       for _ in range(PHONES)])  # fmt: skip
+    results = at_once(
+        [lambda: Client().post(url, {"name": "Dev"}, follow=True) for _ in range(PHONES)]
+    )
     assert not [r for r in results if isinstance(r, Exception)], results
     assert {r.status_code for r in results} == {200}
     pages = [r.content.decode() for r in results]
@@ -163,10 +191,12 @@ def test_two_new_games_adding_the_same_new_player_at_once_share_the_player():
     url = f"/api/v1/clubs/{club.id}/games"
     headers = {"Authorization": f"Bearer {club.key}"}
     body = json.dumps({"rules": "scat", "players": ["Ann", "Zoe"]})
-    results = at_once([
-        lambda: Client().post(url, body, content_type="application/json", headers=headers)
-        for _ in range(PHONES)
-    ])  # fmt: skip
+    results = at_once(
+        [
+            lambda: Client().post(url, body, content_type="application/json", headers=headers)
+            for _ in range(PHONES)
+        ]
+    )
     assert not [r for r in results if isinstance(r, Exception)], results
     assert {r.status_code for r in results} == {201}
     zoe = club.players.get(name="Zoe")
@@ -240,9 +270,13 @@ def test_forty_new_clubs_at_once_against_a_limit_of_twenty_make_twenty(settings)
 
 def test_a_refused_new_game_adds_nobody(client):
     club = make_game().club
-    response = client.post(reverse("new-game", args=[club.key]), {
-        "preset": "schwimmen", "new_players": ", ".join(f"New{i}" for i in range(12)),
-    })  # fmt: skip
+    response = client.post(
+        reverse("new-game", args=[club.key]),
+        {
+            "preset": "schwimmen",
+            "new_players": ", ".join(f"New{i}" for i in range(12)),
+        },
+    )
     assert response.status_code == 200
     assert "at most 9 players" in response.content.decode()
     assert club.players.count() == 3 and Game.objects.count() == 1

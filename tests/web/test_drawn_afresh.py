@@ -46,9 +46,18 @@ def test_what_differs_per_request_is_fresh_on_every_page(client):
     # A tap from the page is accepted: its token is the browser's own.
     record = game.get_absolute_url() + "record"
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', texts[2]).group(1)
-    answer = other.post(record, {"csrfmiddlewaretoken": token, "ending": "knock", "knocker": "0",
-                                 "lowest": ["1"], "confirm": "1", "version": "0",
-                                 "client_id": tap_id(texts[2])})  # fmt: skip
+    answer = other.post(
+        record,
+        {
+            "csrfmiddlewaretoken": token,
+            "ending": "knock",
+            "knocker": "0",
+            "lowest": ["1"],
+            "confirm": "1",
+            "version": "0",
+            "client_id": tap_id(texts[2]),
+        },
+    )
     assert answer.status_code == 302 and reloaded(game).version == 1
 
 
@@ -64,9 +73,10 @@ def test_each_language_and_each_link_has_its_own_page(client):
 def test_a_message_is_said_once(client):
     game = make_game()
     client.get(game.get_absolute_url())
-    stale = client.post(game.get_absolute_url() + "record",
-                        {"ending": "knock", "knocker": "0", "lowest": ["1"], "confirm": "1",
-                         "version": "7"})  # fmt: skip
+    stale = client.post(
+        game.get_absolute_url() + "record",
+        {"ending": "knock", "knocker": "0", "lowest": ["1"], "confirm": "1", "version": "7"},
+    )
     page = client.get(stale["Location"] if stale.status_code == 302 else game.get_absolute_url())
     assert "Another phone changed this game" in page.content.decode()
     after = client.get(game.get_absolute_url()).content.decode()
@@ -131,15 +141,21 @@ def test_the_fields_asked_by_hand_are_each_game_s_own(client):
         return re.findall(r'name="knocker" value="\d*"( checked)?><span>([^<]+)<', part)
 
     ann = make_game(players=("Ann", "Ben", "Cat"))
-    assert [name for _, name in knockers(client.get(ann.get_absolute_url()).content.decode())] \
-        == ["Nobody", "Ann", "Ben", "Cat"]  # fmt: skip
+    assert [name for _, name in knockers(client.get(ann.get_absolute_url()).content.decode())] == [
+        "Nobody",
+        "Ann",
+        "Ben",
+        "Cat",
+    ]
     zoe = make_game(players=("Zoe", "Yan"))
     page = client.get(zoe.get_absolute_url()).content.decode()
     assert [name for _, name in knockers(page)] == ["Nobody", "Zoe", "Yan"]
     assert "Zoe&#x27;s cards" in page and "Ann&#x27;s cards" not in page
     # Filled in (a preview without JavaScript), the fields show what was ticked.
-    preview = client.post(zoe.get_absolute_url() + "record",
-                          {"ending": "knock", "knocker": "1", "version": "0", "preview": "1"})  # fmt: skip
+    preview = client.post(
+        zoe.get_absolute_url() + "record",
+        {"ending": "knock", "knocker": "1", "version": "0", "preview": "1"},
+    )
     assert knockers(preview.content.decode())[2] == (" checked", "Yan")
     german = client.get(ann.get_absolute_url(), headers={"accept-language": "de"})
     german_page = german.content.decode().replace("Wer hat geklopft?", "Who knocked?")
@@ -170,8 +186,14 @@ def test_a_replaced_link_s_new_key_records_at_once_from_the_page_and_the_region(
     for n, headers in enumerate(({}, {"hx-request": "true"})):
         page = client.get(new, headers=headers).content.decode()
         assert f"{new}record" in page and url not in page
-        tap = {"ending": "knock", "knocker": "0", "lowest": ["1"], "confirm": "1",
-               "version": str(n), "client_id": tap_id(page)}  # fmt: skip
+        tap = {
+            "ending": "knock",
+            "knocker": "0",
+            "lowest": ["1"],
+            "confirm": "1",
+            "version": str(n),
+            "client_id": tap_id(page),
+        }
         assert client.post(new + "record", tap, headers=headers).status_code in (200, 302)
         assert reloaded(game).version == n + 1
     assert client.get(url).status_code == 410

@@ -41,12 +41,16 @@ def test_a_crash_after_the_first_write_saves_all_or_nothing(action):
     key = game.club.key
     before = list(Round.objects.values_list("number", "state", "lowest"))
     url, data = {
-        "record": (reverse("record", args=[key, game.id]),
-                   {"ending": "knock", "knocker": "0", "lowest": ["2"], "confirm": "1"}),
+        "record": (
+            reverse("record", args=[key, game.id]),
+            {"ending": "knock", "knocker": "0", "lowest": ["2"], "confirm": "1"},
+        ),
         "undo": (reverse("undo", args=[key, game.id]), {}),
-        "edit": (reverse("edit-round", args=[key, game.id, 1]),
-                 {"ending": "knock", "knocker": "0", "lowest": ["2"]}),
-    }[action]  # fmt: skip
+        "edit": (
+            reverse("edit-round", args=[key, game.id, 1]),
+            {"ending": "knock", "knocker": "0", "lowest": ["2"]},
+        ),
+    }[action]
     # On PostgreSQL a round is recorded in one statement: there is no second write to cut off,
     # so the crash comes at that one.
     single = action == "record" and connection.vendor == "postgresql"
@@ -161,6 +165,11 @@ def test_games_as_csv_for_a_spreadsheet(client):
     response = client.get(reverse("export-games-csv", args=[club.key]))
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == ["started", "game", "rules", "players", "rounds", "finished", "result"]
-    assert [row[3] for row in rows[1:]] == ["Ann; Ben", "Ann; Ben; Cat", "Ann; Cat", "Ann; Ben",
-                                           "Ben; Cat"]  # fmt: skip
+    assert [row[3] for row in rows[1:]] == [
+        "Ann; Ben",
+        "Ann; Ben; Cat",
+        "Ann; Cat",
+        "Ann; Ben",
+        "Ben; Cat",
+    ]
     assert rows[1][4:] == ["4", "yes", "Ann won"]

@@ -38,11 +38,19 @@ HOSTILE_VALUES = st.sampled_from(
     ]
 )
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats()
-    | st.text(max_size=30) | NAMES | CARDS | HOSTILE_VALUES,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats()
+    | st.text(max_size=30)
+    | NAMES
+    | CARDS
+    | HOSTILE_VALUES,
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5)
+    ),
     max_leaves=15,
-)  # fmt: skip
+)
 
 
 def schema_value(schema: dict, depth: int = 0):
@@ -142,14 +150,27 @@ form_text = NAMES | CARDS | st.text(max_size=60) | st.sampled_from(["0", "1", "2
 @FUZZ
 @given(data=st.data())
 def test_the_record_form_never_fails_or_saves_half_a_round(game, data):
-    fields = ["ending", "knocker", "shown", "lowest", "choice", "version", "client_id",
-              "cards_0", "cards_1", "cards_2", "confirm", "preview"]  # fmt: skip
+    fields = [
+        "ending",
+        "knocker",
+        "shown",
+        "lowest",
+        "choice",
+        "version",
+        "client_id",
+        "cards_0",
+        "cards_1",
+        "cards_2",
+        "confirm",
+        "preview",
+    ]
     values = {
-        "ending": st.sampled_from(["knock", "thirty_one", "dealt_thirty_one", "stock_out",
-                                   "three_aces", "bust", ""]),
+        "ending": st.sampled_from(
+            ["knock", "thirty_one", "dealt_thirty_one", "stock_out", "three_aces", "bust", ""]
+        ),
         "shown": st.lists(form_text, max_size=3),
         "lowest": st.lists(form_text, max_size=3),
-    }  # fmt: skip
+    }
     post = {
         name: data.draw(values.get(name, form_text)) for name in fields if data.draw(st.booleans())
     }
@@ -180,8 +201,9 @@ def test_the_referee_form_never_fails(data):
     ]
     fields += [f"p{i}-{part}" for i in range(4) for part in ("name", "cards", "pick")]
     post = {name: data.draw(form_text) for name in fields if data.draw(st.booleans())}
-    response = Client().post(reverse("referee"), post, headers={"HX-Request": "true"}
-                             if data.draw(st.booleans()) else {})  # fmt: skip
+    response = Client().post(
+        reverse("referee"), post, headers={"HX-Request": "true"} if data.draw(st.booleans()) else {}
+    )
     assert response.status_code == 200
 
 

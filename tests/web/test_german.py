@@ -32,8 +32,11 @@ def statistics(po: Path, out: Path) -> str:
     """msgfmt's check of a catalogue (placeholders, plurals, headers) and its counts."""
     if not shutil.which("msgfmt"):
         pytest.fail("the catalogue tests need GNU gettext: apt-get install gettext")
-    done = subprocess.run(["msgfmt", "--check", "--statistics", "-o", str(out), str(po)],
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        ["msgfmt", "--check", "--statistics", "-o", str(out), str(po)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     return done.stderr
 
@@ -53,8 +56,13 @@ def test_makemessages_finds_no_string_missing_from_the_catalogue(tmp_path, monke
     kept = CATALOGUE.read_bytes()
     monkeypatch.chdir(settings.BASE_DIR)
     try:
-        call_command("makemessages", locale=["de"], ignore_patterns=NOT_SCANNED,
-                     add_location="file", verbosity=0)  # fmt: skip
+        call_command(
+            "makemessages",
+            locale=["de"],
+            ignore_patterns=NOT_SCANNED,
+            add_location="file",
+            verbosity=0,
+        )
         said = statistics(CATALOGUE, tmp_path / "django.mo")
         assert "untranslated" not in said and "fuzzy" not in said, (
             f"{said}: run makemessages -l de (see the README) and translate the new strings"
@@ -133,8 +141,9 @@ def test_refusals_and_form_errors_in_german(client):
     data = {"ending": "knock", "lowest": ["1"], "preview": "1", "version": "0"}
     page = client.post(url, data, headers=german).content.decode()
     assert "Sag, wer geklopft hat." in page
-    new_game = client.post(reverse("new-game", args=[game.club.key]),
-                           {"preset": "scat"}, headers=german).content.decode()  # fmt: skip
+    new_game = client.post(
+        reverse("new-game", args=[game.club.key]), {"preset": "scat"}, headers=german
+    ).content.decode()
     assert "Wähle mindestens zwei Spieler." in new_game
 
 
@@ -163,8 +172,7 @@ def api(client, url, body, language=None, key=None):
     headers = {"accept-language": language} if language else {}
     if key:
         headers["authorization"] = f"Bearer {key}"
-    return client.post(url, data=json.dumps(body), content_type="application/json",
-                       headers=headers)  # fmt: skip
+    return client.post(url, data=json.dumps(body), content_type="application/json", headers=headers)
 
 
 SHOWDOWN = {
@@ -203,8 +211,13 @@ def test_the_api_answers_in_the_language_asked_for(client):
 
 
 def test_api_refusals_in_german_name_the_same_field(client):
-    body = {**SHOWDOWN, "players": [*SHOWDOWN["players"][:2],
-                                    {"name": "Cara", "cards": "Herz Zwölf, Pik 7, Karo 8"}]}  # fmt: skip
+    body = {
+        **SHOWDOWN,
+        "players": [
+            *SHOWDOWN["players"][:2],
+            {"name": "Cara", "cards": "Herz Zwölf, Pik 7, Karo 8"},
+        ],
+    }
     english = api(client, "/api/v1/showdown", body)
     german = api(client, "/api/v1/showdown", body, "de")
     assert english.status_code == german.status_code == 400
@@ -236,8 +249,9 @@ def test_a_game_through_the_api_in_german(client):
 def test_the_printed_rules_card_in_german_is_still_one_page(client, tmp_path):
     from .test_printing import read_pdf
 
-    response = client.get(reverse("preset-rules-pdf", args=["schwimmen"]),
-                          headers={"accept-language": "de"})  # fmt: skip
+    response = client.get(
+        reverse("preset-rules-pdf", args=["schwimmen"]), headers={"accept-language": "de"}
+    )
     text, pages = read_pdf(response.content, tmp_path, "rules-schwimmen-de")
     assert pages == 1
     assert "Regeln für 31: Schwimmen (32 Karten, Feuer)" in text
@@ -248,8 +262,10 @@ def test_charts_keep_their_numbers_for_the_svg_in_german(client):
     game = make_game(("Ann", "Ben"), preset="schwimmen")
     record_knocks(game, [("Ann", ["Ben"])] * 4)
     german = {"accept-language": "de"}
-    for url in (reverse("round-log", args=[game.club.key, game.id]),
-                reverse("stats", args=[game.club.key])):  # fmt: skip
+    for url in (
+        reverse("round-log", args=[game.club.key, game.id]),
+        reverse("stats", args=[game.club.key]),
+    ):
         page = client.get(url, headers=german).content.decode()
         svg = page[page.index("<svg") : page.index("</svg>")]
         # x="186.5", never x="186,5": an SVG reads numbers with a point in every language.

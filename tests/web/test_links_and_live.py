@@ -57,8 +57,9 @@ def test_a_view_key_opens_no_recording_url_partial_or_api_call(client):
         assert response.status_code == 404, url
     headers = {"Authorization": f"Bearer {club.view_key}"}
     assert client.get(f"/api/v1/games/{game.id}", headers=headers).status_code == 404
-    response = client.post(f"/api/v1/games/{game.id}/undo", "{}", content_type="application/json",
-                           headers=headers)  # fmt: skip
+    response = client.post(
+        f"/api/v1/games/{game.id}/undo", "{}", content_type="application/json", headers=headers
+    )
     assert response.status_code == 404
     assert Round.objects.filter(state="active").count() == 1
 
@@ -141,8 +142,14 @@ def test_every_page_of_a_game_polls_and_refreshes(client):
 def test_a_tap_on_a_game_that_changed_is_refused_with_the_table_now(client):
     game = make_game()
     play.record_round(game, knock(game, "Ann", ["Ben"]))
-    data = {"ending": "knock", "knocker": "0", "lowest": ["2"], "version": "0", "confirm": "1",
-            "client_id": "phone-2"}  # fmt: skip
+    data = {
+        "ending": "knock",
+        "knocker": "0",
+        "lowest": ["2"],
+        "version": "0",
+        "confirm": "1",
+        "client_id": "phone-2",
+    }
     page = text(client.post(reverse("record", args=[game.club.key, game.id]), data, follow=True))
     assert "Another phone recorded round 1 a moment ago — here is the table now." in page
     assert Round.objects.count() == 1
@@ -150,8 +157,14 @@ def test_a_tap_on_a_game_that_changed_is_refused_with_the_table_now(client):
 
 def test_a_repeated_tap_is_recognised_and_applied_once(client):
     game = make_game()
-    data = {"ending": "knock", "knocker": "0", "lowest": ["2"], "version": "0", "confirm": "1",
-            "client_id": "tap-7"}  # fmt: skip
+    data = {
+        "ending": "knock",
+        "knocker": "0",
+        "lowest": ["2"],
+        "version": "0",
+        "confirm": "1",
+        "client_id": "tap-7",
+    }
     url = reverse("record", args=[game.club.key, game.id])
     client.post(url, data)
     page = text(client.post(url, data, follow=True))

@@ -43,8 +43,9 @@ def test_two_app_servers_serve_one_game():
         status, _, body = call(one, "GET", f"/api/v1/games/{game_id}", key=key)
         assert json.loads(body)["round"] == 0 and json.loads(body)["version"] == 2
         # A phone that still saw version 1 is refused on either server.
-        status, _, body = call(one, "POST", f"/api/v1/games/{game_id}/rounds",
-                               {**knock, "version": 1}, key)  # fmt: skip
+        status, _, body = call(
+            one, "POST", f"/api/v1/games/{game_id}/rounds", {**knock, "version": 1}, key
+        )
         assert status == 409 and json.loads(body)["game"]["version"] == 2
 
 

@@ -71,9 +71,13 @@ class TestAdmin:
         club = a_club()
         url = f"/admin/scorekeeper/club/{club.pk}/change/"
         players = list(club.players.all())
-        form = {"name": "Friday table", "players-TOTAL_FORMS": str(len(players)),
-                "players-INITIAL_FORMS": str(len(players)), "players-MIN_NUM_FORMS": "0",
-                "players-MAX_NUM_FORMS": "1000"}  # fmt: skip
+        form = {
+            "name": "Friday table",
+            "players-TOTAL_FORMS": str(len(players)),
+            "players-INITIAL_FORMS": str(len(players)),
+            "players-MIN_NUM_FORMS": "0",
+            "players-MAX_NUM_FORMS": "1000",
+        }
         for i, player in enumerate(players):
             form[f"players-{i}-id"] = str(player.pk)
             form[f"players-{i}-club"] = str(club.pk)

@@ -13,9 +13,10 @@ def test_the_manifest_names_the_app_and_its_icons(client):
     data = json.loads(response.content)
     assert data["short_name"] == "Knock" and data["display"] == "standalone"
     assert [icon["src"] for icon in data["icons"]] == [
-        static("icons/icon-192.png"), static("icons/icon-512.png"),
+        static("icons/icon-192.png"),
+        static("icons/icon-512.png"),
         static("icons/icon-maskable-512.png"),
-    ]  # fmt: skip
+    ]
 
 
 def test_the_worker_precaches_the_static_files_and_is_never_cached_long(client):

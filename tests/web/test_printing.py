@@ -30,14 +30,28 @@ def read_pdf(content: bytes, tmp_path: Path, name: str) -> tuple[str, int]:
     assert content[:5] == b"%PDF-"
     pdf = tmp_path / f"{name}.pdf"
     pdf.write_bytes(content)
-    text = subprocess.run([poppler("pdftotext"), "-layout", pdf, "-"], capture_output=True,
-                          text=True, check=True).stdout  # fmt: skip
-    info = subprocess.run([poppler("pdfinfo"), pdf], capture_output=True, text=True,
-                          check=True).stdout  # fmt: skip
+    text = subprocess.run(
+        [poppler("pdftotext"), "-layout", pdf, "-"], capture_output=True, text=True, check=True
+    ).stdout
+    info = subprocess.run(
+        [poppler("pdfinfo"), pdf], capture_output=True, text=True, check=True
+    ).stdout
     pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
     SHOTS.mkdir(exist_ok=True)
-    subprocess.run([poppler("pdftoppm"), "-png", "-r", "60", "-singlefile", "-f", "1", pdf,
-                    SHOTS / f"print-{name}"], check=True)  # fmt: skip
+    subprocess.run(
+        [
+            poppler("pdftoppm"),
+            "-png",
+            "-r",
+            "60",
+            "-singlefile",
+            "-f",
+            "1",
+            pdf,
+            SHOTS / f"print-{name}",
+        ],
+        check=True,
+    )
     return " ".join(text.split()), pages
 
 

@@ -26,8 +26,13 @@ def statements(request) -> int:
 
 
 def tap(game, **more):
-    return {"ending": "knock", "knocker": "0", "lowest": ["1"], "version": str(game.version),
-            **more}  # fmt: skip
+    return {
+        "ending": "knock",
+        "knocker": "0",
+        "lowest": ["1"],
+        "version": str(game.version),
+        **more,
+    }
 
 
 def test_an_htmx_record_takes_at_most_7_statements(client):
@@ -96,8 +101,9 @@ def test_a_rename_shows_on_every_page_of_every_game_at_once(client):
         assert '<span class="name">Benjamin</span>' in page and ">Ben<" not in page
         log = client.get(game.get_absolute_url() + "log").content.decode()
         assert "Benjamin" in log and ">Ben<" not in log
-    api = client.get(f"/api/v1/games/{games[0].id}",
-                     headers={"Authorization": f"Bearer {club.key}"}).json()  # fmt: skip
+    api = client.get(
+        f"/api/v1/games/{games[0].id}", headers={"Authorization": f"Bearer {club.key}"}
+    ).json()
     assert [p["name"] for p in api["players"]] == ["Ann", "Benjamin", "Cat"]
     assert api["rounds"][0]["losses"] == {"Benjamin": 1}
     # A round recorded after the rename names the new name.

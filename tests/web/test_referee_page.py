@@ -18,11 +18,15 @@ BEN_KNOCKS = {
     "players": "4",
     "knocker": "0",
     "dealer": "3",
-    "p0-name": "Ben", "p0-cards": "KS 9S 2H",
-    "p1-name": "Cara", "p1-cards": "AC 9C 7C",
-    "p2-name": "You", "p2-cards": "KH QH 5H",
-    "p3-name": "Ana", "p3-cards": "AD 8D 6C",
-}  # fmt: skip
+    "p0-name": "Ben",
+    "p0-cards": "KS 9S 2H",
+    "p1-name": "Cara",
+    "p1-cards": "AC 9C 7C",
+    "p2-name": "You",
+    "p2-cards": "KH QH 5H",
+    "p3-name": "Ana",
+    "p3-cards": "AD 8D 6C",
+}
 
 
 def settle(client, **changes):
@@ -136,10 +140,17 @@ def test_a_nonsense_house_rule_is_refused_beside_it(client):
 
 def test_the_table_decides_with_buttons_then_by_its_choice(client):
     data = {
-        "preset": "kitchen-table", "ending": "dealt_thirty_one", "players": "3", "shown": ["0", "1"],
-        "p0-name": "Ann", "p0-cards": "AS KS QS", "p1-name": "Ben", "p1-cards": "AH KH QH",
-        "p2-name": "Cat", "p2-cards": "2C 3C 4C",
-    }  # fmt: skip
+        "preset": "kitchen-table",
+        "ending": "dealt_thirty_one",
+        "players": "3",
+        "shown": ["0", "1"],
+        "p0-name": "Ann",
+        "p0-cards": "AS KS QS",
+        "p1-name": "Ben",
+        "p1-cards": "AH KH QH",
+        "p2-name": "Cat",
+        "p2-cards": "2C 3C 4C",
+    }
     page = text(client.post("/referee/", {**data, "settle": "1"}))
     assert "the table decides" in page
     assert 'name="choice" value="replay"' in page
@@ -206,15 +217,30 @@ def test_settle_with_cards_from_a_game_and_record_the_verdict_in_one_tap(client)
     # The game's rules and the players still in, in their seats; Dev, who is out, is not there.
     assert '<option value="schwimmen" selected>' in page
     assert 'value="Ben"' in page and 'value="Ana"' in page and 'value="Dev"' not in page
-    data = {"preset": "schwimmen", "rule_lives": "2", "ending": "knock", "players": "3",
-            "knocker": "0", "p0-name": "Ben", "p0-cards": "KS QS 9S",
-            "p1-name": "Cara", "p1-cards": "AC 9C 8C", "p2-name": "Ana", "p2-cards": "10D 8D 7H",
-            "settle": "1"}  # fmt: skip
+    data = {
+        "preset": "schwimmen",
+        "rule_lives": "2",
+        "ending": "knock",
+        "players": "3",
+        "knocker": "0",
+        "p0-name": "Ben",
+        "p0-cards": "KS QS 9S",
+        "p1-name": "Cara",
+        "p1-cards": "AC 9C 8C",
+        "p2-name": "Ana",
+        "p2-cards": "10D 8D 7H",
+        "settle": "1",
+    }
     page = text(client.post(url, data))
     assert "Ana loses 1 life" in page and "Record as round 4" in page
     fields = dict(re.findall(r'form="record-verdict" name="([^"]+)" value="([^"]*)"', page))
-    assert fields == {"ending": "knock", "knocker": "0", "cards_0": "KS QS 9S",
-                      "cards_1": "AC 9C 8C", "cards_2": "10D 8D 7H"}  # fmt: skip
+    assert fields == {
+        "ending": "knock",
+        "knocker": "0",
+        "cards_0": "KS QS 9S",
+        "cards_1": "AC 9C 8C",
+        "cards_2": "10D 8D 7H",
+    }
     record = re.search(r'id="record-verdict" method="post" action="([^"]+)"', page).group(1)
     version = re.search(r'name="version" value="(\d+)"', page).group(1)
     response = client.post(record, {**fields, "version": version, "confirm": "1"})

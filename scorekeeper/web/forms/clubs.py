@@ -35,8 +35,12 @@ class PlayerNameForm(forms.Form):
 class PlayerNamesForm(forms.Form):
     """Several new players at once: "Ana, Ben, Cara", or one a line."""
 
-    names = forms.CharField(label=gettext_lazy("Add players"), max_length=600, strip=True,
-                            widget=forms.Textarea(attrs={"rows": 2}))  # fmt: skip
+    names = forms.CharField(
+        label=gettext_lazy("Add players"),
+        max_length=600,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
 
     def clean_names(self) -> list[str]:
         parts = [" ".join(part.split()) for part in re.split(r"[,\n]", self.cleaned_data["names"])]

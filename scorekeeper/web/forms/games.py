@@ -35,8 +35,14 @@ class GameNameField(forms.CharField):
     """A game's name ("Friday at Ana's"): plain text, its spaces as one, or nothing."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(label=gettext_lazy("Name of the game"), required=False, max_length=100, strip=True,
-                         validators=[plain_text], **kwargs)  # fmt: skip
+        super().__init__(
+            label=gettext_lazy("Name of the game"),
+            required=False,
+            max_length=100,
+            strip=True,
+            validators=[plain_text],
+            **kwargs,
+        )
 
     def to_python(self, value: Any) -> str:
         return " ".join(str(super().to_python(value)).split())
@@ -61,31 +67,47 @@ class NewGameForm(forms.Form):
         initial="scat",
     )
     lives = forms.IntegerField(
-        label=gettext_lazy("Lives at the start"), min_value=1, max_value=10, required=False,
+        label=gettext_lazy("Lives at the start"),
+        min_value=1,
+        max_value=10,
+        required=False,
         help_text=gettext_lazy("Leave empty for what the rules say (3)."),
-    )  # fmt: skip
+    )
     new_players = forms.CharField(
-        label=gettext_lazy("New players"), required=False, max_length=600,
-        help_text=gettext_lazy("Names separated by commas, added to the club and seated after "
-                               "the others."),
-    )  # fmt: skip
+        label=gettext_lazy("New players"),
+        required=False,
+        max_length=600,
+        help_text=gettext_lazy(
+            "Names separated by commas, added to the club and seated after the others."
+        ),
+    )
     first_dealer = forms.CharField(required=False, max_length=80)
-    mode = forms.ChoiceField(label=gettext_lazy("How the table keeps score"), choices=Game.Mode.choices,
-                             initial=Game.Mode.REFEREE, widget=forms.RadioSelect,
-                             required=False)  # fmt: skip
+    mode = forms.ChoiceField(
+        label=gettext_lazy("How the table keeps score"),
+        choices=Game.Mode.choices,
+        initial=Game.Mode.REFEREE,
+        widget=forms.RadioSelect,
+        required=False,
+    )
     length = forms.ChoiceField(
-        label=gettext_lazy("How long"), initial="last_one", widget=forms.RadioSelect,
-        required=False, choices=[("last_one", gettext_lazy("Until one player is left")),
-                                 ("rounds", gettext_lazy("A set number of rounds"))],
-    )  # fmt: skip
+        label=gettext_lazy("How long"),
+        initial="last_one",
+        widget=forms.RadioSelect,
+        required=False,
+        choices=[
+            ("last_one", gettext_lazy("Until one player is left")),
+            ("rounds", gettext_lazy("A set number of rounds")),
+        ],
+    )
     rounds = forms.IntegerField(
         label=gettext_lazy("Rounds"), required=False, min_value=1, max_value=200
     )
     name = GameNameField(help_text=gettext_lazy("Optional: “Friday at Ana's”."))
     save_rules = forms.BooleanField(
-        label=gettext_lazy("Save these rules as our rules"), required=False,
+        label=gettext_lazy("Save these rules as our rules"),
+        required=False,
         help_text=gettext_lazy("Every new game of the club then starts from them."),
-    )  # fmt: skip
+    )
 
     # Asked apart from the house rules: how many lives, and how long the game goes on.
     ASKED_APART = ("lives", "round_limit")
@@ -94,8 +116,7 @@ class NewGameForm(forms.Form):
         self.club = club
         self.members = list(club.players.filter(retired=False))
         self.our_rules = self._our_rules()
-        kwargs["initial"] = {**self._as_last_time(), **self.our_rules,
-                             **kwargs.get("initial", {})}  # fmt: skip
+        kwargs["initial"] = {**self._as_last_time(), **self.our_rules, **kwargs.get("initial", {})}
         super().__init__(*args, **kwargs)
         for player in self.members:
             self.fields[f"plays_{player.pk}"] = forms.BooleanField(required=False)
@@ -131,8 +152,11 @@ class NewGameForm(forms.Form):
             )
         except (InputError, KeyError, TypeError):
             return {}  # saved by an older Knock and no longer valid: the preset's rules then
-        initial: dict[str, Any] = {"preset": preset.id, "mode": saved.get("mode", "referee"),
-                                   **house_rules_initial(rules, preset.rules, self.ASKED_APART)}  # fmt: skip
+        initial: dict[str, Any] = {
+            "preset": preset.id,
+            "mode": saved.get("mode", "referee"),
+            **house_rules_initial(rules, preset.rules, self.ASKED_APART),
+        }
         if rules.lives != preset.rules.lives:
             initial["lives"] = rules.lives
         if rules.round_limit is not None:
@@ -159,8 +183,13 @@ class NewGameForm(forms.Form):
             if f.name in self.ASKED_APART:
                 continue
             said = {p.id: value_words(f, getattr(p.rules, f.name)) for p in PRESETS.values()}
-            rows.append({"field": self[f"rule_{f.name}"], "said_json": json.dumps(said),
-                         "now": said[chosen.id]})  # fmt: skip
+            rows.append(
+                {
+                    "field": self[f"rule_{f.name}"],
+                    "said_json": json.dumps(said),
+                    "now": said[chosen.id],
+                }
+            )
         return rows
 
     def member_rows(self) -> list[dict[str, Any]]:
@@ -225,13 +254,17 @@ class NewGameForm(forms.Form):
         seats: list[Player | str] = [*data["seated"], *data["new_names"]]
         choice = data.get("first_dealer") or ""
         dealer = next(
-            (i for i, seat in enumerate(seats)
-             if choice == (f"p{seat.pk}" if isinstance(seat, Player) else f"n{seat}")),
+            (
+                i
+                for i, seat in enumerate(seats)
+                if choice == (f"p{seat.pk}" if isinstance(seat, Player) else f"n{seat}")
+            ),
             0,
-        )  # fmt: skip
+        )
         mode = data.get("mode") or Game.Mode.REFEREE
-        game = play.start_game(self.club, seats, dealer, rules, data["preset"], mode,
-                               name=data.get("name") or "")  # fmt: skip
+        game = play.start_game(
+            self.club, seats, dealer, rules, data["preset"], mode, name=data.get("name") or ""
+        )
         if data.get("save_rules"):
             overrides = {name: json_value(getattr(rules, name)) for name in data["overrides"]}
             play.save_our_rules(self.club, data["preset"], overrides, mode)
@@ -301,9 +334,12 @@ class RecordForm(forms.Form):
                 label=_("%(name)s's cards") % {"name": name}, required=False, max_length=60
             )
             self.fields[f"lost_{position}"] = forms.TypedChoiceField(
-                label=name, required=False, coerce=int, empty_value=None,
+                label=name,
+                required=False,
+                coerce=int,
+                empty_value=None,
                 choices=[(n, str(n)) for n in range(most + 1)],
-            )  # fmt: skip
+            )
 
     def _choose(self, name: str, choices: list[tuple[Any, str]]) -> None:
         field = self.fields[name]
@@ -437,8 +473,13 @@ class RecordForm(forms.Form):
                 return
             self.add_error(f"cards_{refusal.seat}", message)
             return
-        target = {"knocker": "knocker", "shown_by": "shown", "lowest": "lowest",
-                  "choice": "choice", "ending": "ending"}.get(refusal.part)  # fmt: skip
+        target = {
+            "knocker": "knocker",
+            "shown_by": "shown",
+            "lowest": "lowest",
+            "choice": "choice",
+            "ending": "ending",
+        }.get(refusal.part)
         self.add_error(target, message)
 
     @classmethod

@@ -55,9 +55,11 @@ class RefereeForm(forms.Form):
         widget=forms.RadioSelect,
     )
     players = forms.IntegerField(
-        min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=START_PLAYERS,
+        min_value=MIN_PLAYERS,
+        max_value=MAX_PLAYERS,
+        initial=START_PLAYERS,
         widget=forms.HiddenInput,
-    )  # fmt: skip
+    )
     knocker = forms.IntegerField(required=False, min_value=0, max_value=MAX_PLAYERS - 1)
     dealer = forms.IntegerField(required=False, min_value=0, max_value=MAX_PLAYERS - 1)
     shown = forms.TypedMultipleChoiceField(
@@ -78,9 +80,11 @@ class PlayerForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=100, required=False)
     cards = forms.CharField(label=gettext_lazy("Cards"), max_length=100, required=False)
     pick = forms.MultipleChoiceField(
-        label=gettext_lazy("Or pick them"), choices=CARD_CHOICES, required=False,
+        label=gettext_lazy("Or pick them"),
+        choices=CARD_CHOICES,
+        required=False,
         widget=forms.CheckboxSelectMultiple,
-    )  # fmt: skip
+    )
 
     def is_blank(self) -> bool:
         data = self.cleaned_data
@@ -157,8 +161,12 @@ def blank_referee() -> Referee:
 def referee_for_game(rules: RuleSet, preset_id: str, names: list[str], dealer: int) -> Referee:
     """The referee page filled in with a game's rules and the players still in it."""
     preset = PRESETS.get(preset_id, PRESETS["scat"])
-    initial: dict[str, Any] = {"preset": preset.id, "players": len(names), "dealer": dealer,
-                               **house_rules_initial(rules, preset.rules)}  # fmt: skip
+    initial: dict[str, Any] = {
+        "preset": preset.id,
+        "players": len(names),
+        "dealer": dealer,
+        **house_rules_initial(rules, preset.rules),
+    }
     form = RefereeForm(initial=initial)
     rows = [
         Row(i, PlayerForm(prefix=f"p{i}", initial={"name": name})) for i, name in enumerate(names)
@@ -236,12 +244,16 @@ def referee_from_post(data: Any, settle_now: bool, add_player: bool = False) -> 
     rules = referee.rules
     table = Table(
         tuple(
-            Seat(row.form.cleaned_data.get("name") or "", rules.lives, Status.IN,
-                 tuple(row.hand.cards) if row.hand else None)
+            Seat(
+                row.form.cleaned_data.get("name") or "",
+                rules.lives,
+                Status.IN,
+                tuple(row.hand.cards) if row.hand else None,
+            )
             for row in players
         ),
         dealer=_name_at(rows, clean.get("dealer")),
-    )  # fmt: skip
+    )
     outcome = Outcome(
         clean["ending"],
         _name_at(rows, clean.get("knocker")),

@@ -40,20 +40,26 @@ def manifest(request: HttpRequest) -> JsonResponse:
     icons = [
         {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
         {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-        {"src": static("icons/icon-maskable-512.png"), "sizes": "512x512", "type": "image/png",
-         "purpose": "maskable"},
-    ]  # fmt: skip
-    response = JsonResponse({
-        "name": _("Knock: the scorekeeper for 31"),
-        "short_name": "Knock",
-        "description": _("Lives, rules and referee for the card game 31 (Scat, Schwimmen)."),
-        "start_url": reverse("home"),
-        "scope": "/",
-        "display": "standalone",
-        "background_color": PAPER,
-        "theme_color": THEME,
-        "icons": icons,
-    })  # fmt: skip
+        {
+            "src": static("icons/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ]
+    response = JsonResponse(
+        {
+            "name": _("Knock: the scorekeeper for 31"),
+            "short_name": "Knock",
+            "description": _("Lives, rules and referee for the card game 31 (Scat, Schwimmen)."),
+            "start_url": reverse("home"),
+            "scope": "/",
+            "display": "standalone",
+            "background_color": PAPER,
+            "theme_color": THEME,
+            "icons": icons,
+        }
+    )
     response["Content-Type"] = "application/manifest+json"
     return response
 
@@ -68,10 +74,17 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     # started again (after an edit) gives the phones a new version too.
     salt = "" if not settings.DEBUG else STARTED
     version = hashlib.sha256("\n".join([*precache, salt]).encode()).hexdigest()[:12]
-    return render(request, "sw.js", {
-        "precache": json.dumps(precache), "version": version,
-        "offline_url": reverse("offline"), "static_url": settings.STATIC_URL,
-    }, content_type="text/javascript")  # fmt: skip
+    return render(
+        request,
+        "sw.js",
+        {
+            "precache": json.dumps(precache),
+            "version": version,
+            "offline_url": reverse("offline"),
+            "static_url": settings.STATIC_URL,
+        },
+        content_type="text/javascript",
+    )
 
 
 @require_GET

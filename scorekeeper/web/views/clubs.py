@@ -34,9 +34,15 @@ GAMES_PER_PAGE = 10
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     clubs = request.session.get("clubs", [])
-    return render(request, "scorekeeper/home.html", {
-        "form": ClubForm(), "clubs": clubs, "going_on": _games_going_on(clubs),
-    })  # fmt: skip
+    return render(
+        request,
+        "scorekeeper/home.html",
+        {
+            "form": ClubForm(),
+            "clubs": clubs,
+            "going_on": _games_going_on(clubs),
+        },
+    )
 
 
 def _games_going_on(clubs: list[list[str]]) -> list[dict[str, Any]]:
@@ -87,9 +93,14 @@ def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
         context["bin"] = _bin(club)
         link = request.build_absolute_uri(club.get_absolute_url())
         view_link = request.build_absolute_uri(club.get_view_url())
-        context.update(players=club.players.all(), link=link, qr=qr_svg(link),
-                       view_link=view_link, view_qr=qr_svg(view_link),
-                       player_form=PlayerNameForm())  # fmt: skip
+        context.update(
+            players=club.players.all(),
+            link=link,
+            qr=qr_svg(link),
+            view_link=view_link,
+            view_qr=qr_svg(view_link),
+            player_form=PlayerNameForm(),
+        )
     return render(request, "scorekeeper/club.html", context)
 
 
@@ -119,17 +130,24 @@ def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
         play.replace_link(club, which, form.cleaned_data["generation"])
     except play.StaleLink:
         # Two phones pressed Replace at once: the first one's new link stands.
-        messages.warning(request, _("Another phone replaced the secret link a moment ago: "
-                                    "nothing more was changed.") if which == "secret" else
-                         _("Another phone replaced the view link a moment ago: nothing more was "
-                           "changed."))  # fmt: skip
+        messages.warning(
+            request,
+            _("Another phone replaced the secret link a moment ago: nothing more was changed.")
+            if which == "secret"
+            else _("Another phone replaced the view link a moment ago: nothing more was changed."),
+        )
         return redirect(club)
     if which == "secret":
         request.session["clubs"] = [e for e in request.session.get("clubs", []) if e[0] != old_key]
         remember_club(request, club.key, club.name)
-        messages.success(request, _("This club has a new secret link and a new view link: the "
-                                    "old ones no longer work. Bookmark this page again and share "
-                                    "the new links."))  # fmt: skip
+        messages.success(
+            request,
+            _(
+                "This club has a new secret link and a new view link: the "
+                "old ones no longer work. Bookmark this page again and share "
+                "the new links."
+            ),
+        )
     else:
         messages.success(request, _("The club has a new view link: the old one no longer works."))
     return redirect(club)
@@ -171,14 +189,23 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
                 except InputError:
                     already.append(name)
             if joined:
-                messages.success(request, ngettext(
-                    "%(names)s joined the club.", "%(names)s joined the club.", len(joined)
-                ) % {"names": names_in_words(joined)})  # fmt: skip
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(names)s joined the club.", "%(names)s joined the club.", len(joined)
+                    )
+                    % {"names": names_in_words(joined)},
+                )
             if already:
-                messages.info(request, ngettext(
-                    "%(names)s is already in this club.", "%(names)s are already in this club.",
-                    len(already),
-                ) % {"names": names_in_words(already)})  # fmt: skip
+                messages.info(
+                    request,
+                    ngettext(
+                        "%(names)s is already in this club.",
+                        "%(names)s are already in this club.",
+                        len(already),
+                    )
+                    % {"names": names_in_words(already)},
+                )
         response = redirect(club)
     response["Location"] += "#players"
     return response
@@ -230,12 +257,23 @@ def stats(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     found = club_stats(club, *filters)
     for player in found.players:
         player.url = request.link.url("player-stats", player.pk)
-    return render(request, "scorekeeper/stats.html", {
-        "club": club, "stats": found, "presets": PRESETS.values(), "preset": preset,
-        "since": since, "error": error, "club_url": request.link.url("club"),
-        "records": club_records(club, *filters), "chart": win_rate_bars(found.leaderboard()),
-        "link": request.link, "query": request.GET.urlencode(),
-    })  # fmt: skip
+    return render(
+        request,
+        "scorekeeper/stats.html",
+        {
+            "club": club,
+            "stats": found,
+            "presets": PRESETS.values(),
+            "preset": preset,
+            "since": since,
+            "error": error,
+            "club_url": request.link.url("club"),
+            "records": club_records(club, *filters),
+            "chart": win_rate_bars(found.leaderboard()),
+            "link": request.link,
+            "query": request.GET.urlencode(),
+        },
+    )
 
 
 @require_GET
@@ -253,7 +291,16 @@ def player_stats(request: HtmxHttpRequest, club: Club, player_id: int) -> HttpRe
     letters = {"won": "W", "tied": "T", "lost": "L"}
     form = [letters[seat.result] for seat in seats if seat.result][:10]
     games = [{"seat": seat, "url": request.link.url("game", seat.game_id)} for seat in seats]
-    return render(request, "scorekeeper/player_stats.html", {
-        "club": club, "player": player, "me": me, "games": games, "form": form,
-        "link": request.link, "stats_url": request.link.url("stats"),
-    })  # fmt: skip
+    return render(
+        request,
+        "scorekeeper/player_stats.html",
+        {
+            "club": club,
+            "player": player,
+            "me": me,
+            "games": games,
+            "form": form,
+            "link": request.link,
+            "stats_url": request.link.url("stats"),
+        },
+    )

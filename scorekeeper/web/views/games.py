@@ -218,14 +218,22 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return redirect(game)
 
 
-def _with_toast(request: HtmxHttpRequest, response: HttpResponse, game: Game, said: str,
-                undo: bool = False) -> HttpResponse:  # fmt: skip
+def _with_toast(
+    request: HtmxHttpRequest, response: HttpResponse, game: Game, said: str, undo: bool = False
+) -> HttpResponse:
     """The answer to a tap, and what it did in the page's toast (a live region) beside it."""
     if said:
-        response.write(render_to_string("scorekeeper/game.html#toast", {
-            "toast": said, "game": game,
-            "undo_url": reverse("undo", args=[game.club.key, game.id]) if undo else "",
-        }, request))  # fmt: skip
+        response.write(
+            render_to_string(
+                "scorekeeper/game.html#toast",
+                {
+                    "toast": said,
+                    "game": game,
+                    "undo_url": reverse("undo", args=[game.club.key, game.id]) if undo else "",
+                },
+                request,
+            )
+        )
     return response
 
 
@@ -236,8 +244,11 @@ def _render_preview(
     the page without JavaScript gets the whole table with the preview in it."""
     if request.htmx and request.htmx.target == "preview":
         # Mid-tap, what the round still lacks is said plainly, not as an alarm.
-        return render(request, "scorekeeper/game.html#preview",
-                      {"form": form, "preview": preview, "pending": True})  # fmt: skip
+        return render(
+            request,
+            "scorekeeper/game.html#preview",
+            {"form": form, "preview": preview, "pending": True},
+        )
     return _render_table(request, game, form=form, preview=preview)
 
 
@@ -284,13 +295,17 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 def set_aside(request: HtmxHttpRequest, game: Game, action: str) -> HttpResponse:
     """Abandon or resume a game; put it in the bin or restore it. Each can be taken back."""
     said = {
-        "abandon": (_("The game was abandoned: it ends with no winner and leaves the stats."),
-                    {"abandoned": True}),
+        "abandon": (
+            _("The game was abandoned: it ends with no winner and leaves the stats."),
+            {"abandoned": True},
+        ),
         "resume": (_("The game goes on."), {"abandoned": False}),
-        "delete": (_("The game is in the bin for 30 days: restore it from the club page."),
-                   {"deleted": True}),
+        "delete": (
+            _("The game is in the bin for 30 days: restore it from the club page."),
+            {"deleted": True},
+        ),
         "restore": (_("The game is back."), {"deleted": False}),
-    }  # fmt: skip
+    }
     words, change = said[action]
     play.set_aside(game, **change)
     messages.success(request, words)
@@ -324,10 +339,18 @@ def invite(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     club = game.club
     view_link = request.build_absolute_uri(reverse("view-game", args=[club.view_key, game.id]))
     secret_link = request.build_absolute_uri(game.get_absolute_url())
-    return render(request, "scorekeeper/invite.html", {
-        "club": club, "game": game, "view_link": view_link, "view_qr": qr_svg(view_link),
-        "secret_link": secret_link, "secret_qr": qr_svg(secret_link),
-    })  # fmt: skip
+    return render(
+        request,
+        "scorekeeper/invite.html",
+        {
+            "club": club,
+            "game": game,
+            "view_link": view_link,
+            "view_qr": qr_svg(view_link),
+            "secret_link": secret_link,
+            "secret_qr": qr_svg(secret_link),
+        },
+    )
 
 
 @require_POST
@@ -375,10 +398,17 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
                     request, " ".join([_("Round %(n)d edited.") % {"n": number}, *changes])
                 )
                 return redirect(game)
-    return render(request, "scorekeeper/edit_round.html", {
-        "club": club, "game": game, "form": form, "number": number,
-        "choices": step.result.choices if step and step.result.choice_asked else (),
-    })  # fmt: skip
+    return render(
+        request,
+        "scorekeeper/edit_round.html",
+        {
+            "club": club,
+            "game": game,
+            "form": form,
+            "number": number,
+            "choices": step.result.choices if step and step.result.choice_asked else (),
+        },
+    )
 
 
 @require_GET
@@ -390,15 +420,25 @@ def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     state, (_worked_out, steps) = game.state, game.steps()
     taken_back = list(game.rounds.taken_back_by(game.version).order_by("-changed"))
     template = "scorekeeper/round_log.html" + ("#log" if request.htmx else "")
-    return render(request, template, {
-        **links(game, request.link),
-        "club": game.club, "game": game, "state": state, "steps": steps,
-        "entries": [log_entry(state, step) for step in reversed(steps)],
-        "chart": lives_chart(state, steps, game.rules.status_label(Status.COUNTY)
-                             if game.rules.last_chance else ""),
-        "sheet": sheet_rows(state, steps),
-        "taken_back": taken_back,
-    })  # fmt: skip
+    return render(
+        request,
+        template,
+        {
+            **links(game, request.link),
+            "club": game.club,
+            "game": game,
+            "state": state,
+            "steps": steps,
+            "entries": [log_entry(state, step) for step in reversed(steps)],
+            "chart": lives_chart(
+                state,
+                steps,
+                game.rules.status_label(Status.COUNTY) if game.rules.last_chance else "",
+            ),
+            "sheet": sheet_rows(state, steps),
+            "taken_back": taken_back,
+        },
+    )
 
 
 def log_entry(state: GameState, step: Step) -> dict:

@@ -66,10 +66,17 @@ def preset_rules(request: HttpRequest, preset: str, pdf: bool = False) -> HttpRe
         return _pdf(
             rules_card_pdf(title, description, card, _paper(request)), f"knock-{preset}.pdf"
         )
-    return render(request, "scorekeeper/print_rules.html", {
-        "title": title, "description": description, "card": card,
-        "pdf_url": reverse("preset-rules-pdf", args=[preset]), "presets": PRESETS.values(),
-    })  # fmt: skip
+    return render(
+        request,
+        "scorekeeper/print_rules.html",
+        {
+            "title": title,
+            "description": description,
+            "card": card,
+            "pdf_url": reverse("preset-rules-pdf", args=[preset]),
+            "presets": PRESETS.values(),
+        },
+    )
 
 
 @require_GET
@@ -78,10 +85,17 @@ def game_rules(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpR
     title, description, card = _rules_of_game(game)
     if pdf:
         return _pdf(rules_card_pdf(title, description, card, _paper(request)), "knock-rules.pdf")
-    return render(request, "scorekeeper/print_rules.html", {
-        "title": title, "description": description, "card": card, "game": game,
-        "pdf_url": reverse("game-rules-pdf", args=[game.club.key, game.id]),
-    })  # fmt: skip
+    return render(
+        request,
+        "scorekeeper/print_rules.html",
+        {
+            "title": title,
+            "description": description,
+            "card": card,
+            "game": game,
+            "pdf_url": reverse("game-rules-pdf", args=[game.club.key, game.id]),
+        },
+    )
 
 
 def _blank(request: HttpRequest) -> tuple[list[str], int]:
@@ -99,13 +113,21 @@ def blank_sheet(request: HttpRequest, pdf: bool = False) -> HttpResponse:
     rows = [SheetRow(_("Start"), [lives] * len(names))]
     rows += [SheetRow(str(n), [None] * len(names)) for n in range(1, BLANK_ROUNDS + 1)]
     if pdf:
-        return _pdf(score_sheet_pdf(_("Score sheet for 31"), names, lives, rows, _paper(request)),
-                    "knock-score-sheet.pdf")  # fmt: skip
-    return render(request, "scorekeeper/print_sheet.html", {
-        "title": _("Score sheet for 31"), "names": names, "lives": lives,
-        "rows": sheet_cells(rows, lives),
-        "pdf_url": reverse("blank-sheet-pdf") + f"?players={len(names)}&lives={lives}",
-    })  # fmt: skip
+        return _pdf(
+            score_sheet_pdf(_("Score sheet for 31"), names, lives, rows, _paper(request)),
+            "knock-score-sheet.pdf",
+        )
+    return render(
+        request,
+        "scorekeeper/print_sheet.html",
+        {
+            "title": _("Score sheet for 31"),
+            "names": names,
+            "lives": lives,
+            "rows": sheet_cells(rows, lives),
+            "pdf_url": reverse("blank-sheet-pdf") + f"?players={len(names)}&lives={lives}",
+        },
+    )
 
 
 def game_rows(game: Game) -> list[SheetRow]:
@@ -114,8 +136,10 @@ def game_rows(game: Game) -> list[SheetRow]:
     state, steps = game.steps()
     rows = [SheetRow(_("Start"), [state.start_lives] * len(state.names))]
     for row in sheet_rows(state, steps):
-        notes = [" ".join(filter(None, [f"−{c['lost']}" if c["lost"] else "", c["label"]]))
-                 for c in row["cells"]]  # fmt: skip
+        notes = [
+            " ".join(filter(None, [f"−{c['lost']}" if c["lost"] else "", c["label"]]))
+            for c in row["cells"]
+        ]
         rows.append(SheetRow(str(row["number"]), [c["lives"] for c in row["cells"]], notes))
     return rows
 
@@ -130,10 +154,19 @@ def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpR
     else:
         title = _("Score sheet of %(date)s") % {"date": date_format(game.created, "DATE_FORMAT")}
     if pdf:
-        return _pdf(score_sheet_pdf(title, state.names, state.start_lives, rows, _paper(request)),
-                    "knock-score-sheet.pdf")  # fmt: skip
-    return render(request, "scorekeeper/print_sheet.html", {
-        "title": title, "names": state.names, "lives": state.start_lives,
-        "rows": sheet_cells(rows, state.start_lives),
-        "game": game, "pdf_url": reverse("game-sheet-pdf", args=[game.club.key, game.id]),
-    })  # fmt: skip
+        return _pdf(
+            score_sheet_pdf(title, state.names, state.start_lives, rows, _paper(request)),
+            "knock-score-sheet.pdf",
+        )
+    return render(
+        request,
+        "scorekeeper/print_sheet.html",
+        {
+            "title": title,
+            "names": state.names,
+            "lives": state.start_lives,
+            "rows": sheet_cells(rows, state.start_lives),
+            "game": game,
+            "pdf_url": reverse("game-sheet-pdf", args=[game.club.key, game.id]),
+        },
+    )

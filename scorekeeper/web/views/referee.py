@@ -27,8 +27,11 @@ def referee(request: HtmxHttpRequest) -> HttpResponse:
     swapped in, so nothing the player is typing is replaced under their thumb.
     """
     if request.method == "GET":
-        return render(request, "scorekeeper/referee.html",
-                      {"referee": blank_referee(), "post_url": reverse("referee")})  # fmt: skip
+        return render(
+            request,
+            "scorekeeper/referee.html",
+            {"referee": blank_referee(), "post_url": reverse("referee")},
+        )
     adding = "add" in request.POST
     state = referee_from_post(request.POST, settle_now="settle" in request.POST, add_player=adding)
     template = "scorekeeper/referee.html"
@@ -50,8 +53,9 @@ def game_referee(request: HtmxHttpRequest, game: Game) -> HttpResponse:
             game.rules, game.preset, playing, playing.index(state.dealer_name)
         )
     else:
-        referee = referee_from_post(request.POST, settle_now="settle" in request.POST,
-                                    add_player="add" in request.POST)  # fmt: skip
+        referee = referee_from_post(
+            request.POST, settle_now="settle" in request.POST, add_player="add" in request.POST
+        )
     fields = verdict_as_round(referee, list(state.names)) if not state.game_over else None
     context = {
         "referee": referee,
