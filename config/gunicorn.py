@@ -9,7 +9,7 @@ import os
 
 from gunicorn.glogging import Logger
 
-from scorekeeper.lib.redact import redact
+from scorekeeper.lib.redact import RedactKeys, redact
 
 wsgi_app = "config.wsgi:application"
 bind = os.environ.get("KNOCK_BIND", "127.0.0.1:8000")
@@ -25,7 +25,12 @@ accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-") or None  # empty: no access 
 
 
 class RedactingLogger(Logger):
-    """The access log, with every club key taken out of paths and referrers."""
+    """gunicorn's logs, with every club key taken out: of paths and referrers in the access
+    log, and of everything in the error log (a bad request's line, a worker's traceback)."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        self.error_log.addFilter(RedactKeys())
 
     def atoms(self, resp, req, environ, request_time):
         atoms = super().atoms(resp, req, environ, request_time)
@@ -36,3 +41,25 @@ class RedactingLogger(Logger):
 
 
 logger_class = RedactingLogger
+
+
+def own_control_socket(kind: str, env: str):
+    """Each server's own control socket (gunicorn's default is one per user, which a second
+    server would take over, and stopping either would remove): named by what it serves and the
+    addresses it listens on, in gunicorn's own folder for it; ``env`` names another."""
+
+    def on_starting(server):
+        if os.environ.get(env):
+            server.cfg.set("control_socket", os.environ[env])
+            return
+        runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+        folder = (
+            runtime if runtime and os.path.isdir(runtime) else os.path.expanduser("~/.gunicorn")
+        )
+        where = "".join(char if char.isalnum() else "-" for char in "_".join(server.cfg.bind))
+        server.cfg.set("control_socket", os.path.join(folder, f"knock-{kind}-{where}.ctl"))
+
+    return on_starting
+
+
+on_starting = own_control_socket("app", "KNOCK_CONTROL_SOCKET")

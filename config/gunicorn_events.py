@@ -8,7 +8,7 @@ where the app server's threads would each hold one. Without it, pages poll every
 
 import os
 
-from config.gunicorn import RedactingLogger
+from config.gunicorn import RedactingLogger, own_control_socket
 
 wsgi_app = "config.asgi:application"
 bind = os.environ.get("KNOCK_EVENTS_BIND", "127.0.0.1:8001")
@@ -21,3 +21,4 @@ graceful_timeout = 10  # streams are cut at a restart; pages poll until they ope
 keepalive = 5
 accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-") or None
 logger_class = RedactingLogger
+on_starting = own_control_socket("events", "KNOCK_EVENTS_CONTROL_SOCKET")

@@ -5,6 +5,7 @@ DJANGO_HTTPS=1 (see the README).
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",  # failed logins to the admin, locked out by user and by address
     "scorekeeper",
 ]
 
@@ -56,7 +58,21 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scorekeeper.web.middleware.KeyedPagesStayPrivate",
+    "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login
 ]
+
+# The admin's login: 5 failures for a username, or from an address, lock it for an hour
+# (django-axes). The address is the one Knock counts everywhere (web/access.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("KNOCK_ADMIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(hours=1)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.web.access.client_ip"
+AXES_RESET_ON_SUCCESS = True
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -195,5 +211,11 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 # Knock's own settings.
 # How many clubs one client address may create in an hour.
 KNOCK_CLUBS_PER_HOUR = int(os.environ.get("KNOCK_CLUBS_PER_HOUR", "20"))
-# The header a trusted proxy puts the client's address in (empty: use the connection's address).
-KNOCK_CLIENT_IP_HEADER = os.environ.get("KNOCK_CLIENT_IP_HEADER", "")
+# How many proxies in front of Knock append the address they saw to KNOCK_CLIENT_IP_HEADER (the
+# shipped nginx and Caddy configurations: one). 0: count the connection's own address.
+KNOCK_CLIENT_IP_HEADER = os.environ.get("KNOCK_CLIENT_IP_HEADER", "") or "X-Forwarded-For"
+KNOCK_TRUSTED_PROXIES = int(
+    os.environ.get(
+        "KNOCK_TRUSTED_PROXIES", "1" if os.environ.get("KNOCK_CLIENT_IP_HEADER") else "0"
+    )
+)

@@ -15,10 +15,11 @@ import json
 import re
 import uuid
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic import ValidationError as SchemaError
@@ -47,7 +48,7 @@ ROUND_FIELDS = (
     "losses",
     "client_id",
 )
-KEY = re.compile(r"[A-Za-z0-9_-]{32,64}")
+KEY = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 
 
 def _when(value) -> str | None:
@@ -129,6 +130,18 @@ def _one_of(allowed: Iterable[str], words: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _a_moment_of_the_club(value: datetime) -> datetime:
+    """A moment a club can have lived: since 2000, and not in the future (a day's leeway for
+    clocks); one without a zone is UTC."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    if not EARLIEST <= value <= timezone.now() + timedelta(days=1):
+        raise ValueError("a moment of the club is between 2000 and now")
+    return value
+
+
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+Moment = Annotated[datetime, Field(strict=False), AfterValidator(_a_moment_of_the_club)]
 Text = Annotated[str, _plain(100)]
 Small = Annotated[int, Field(ge=0, le=100_000)]
 Seat = Annotated[int, Field(ge=0, le=20)]
@@ -144,14 +157,14 @@ class ClubEntry(Strict):
     key: Annotated[str, Field(pattern=KEY.pattern)]
     view_key: str | None = None  # version 1 only: replaced by the derived view link
     view_generation: Small = 0
-    created: datetime = Field(strict=False)
+    created: Moment
     our_rules: dict[str, Any] | None = None
 
 
 class PlayerEntry(Strict):
     name: Annotated[str, _plain(60)]
     retired: bool = False
-    created: datetime = Field(strict=False)
+    created: Moment
 
 
 class RoundEntry(Strict):
@@ -180,8 +193,8 @@ class RoundEntry(Strict):
         | None
     ) = None
     client_id: Annotated[str, _plain(64)] = ""
-    created: datetime = Field(strict=False)
-    changed: datetime | None = Field(None, strict=False)
+    created: Moment
+    changed: Moment | None = None
 
 
 class GameEntry(Strict):
@@ -196,8 +209,8 @@ class GameEntry(Strict):
     mode: Literal["referee", "count"] = "referee"
     name: Annotated[str, _plain(100)] = ""
     abandoned: bool = False
-    deleted: datetime | None = Field(None, strict=False)
-    created: datetime = Field(strict=False)
+    deleted: Moment | None = None
+    created: Moment
     version: Small = 0
     seats: list[Annotated[str, _plain(60)]] = Field(min_length=2, max_length=20)
     rounds: list[RoundEntry] = Field(default_factory=list, max_length=100_000)

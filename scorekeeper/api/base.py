@@ -36,33 +36,62 @@ class Refusal(Exception):
         self.status, self.message, self.field = status, message, field
 
 
+REFUSED = "\u0000refused"  # no schema has a field of this name
+
+
 class JsonBody(Parser):
-    """The body, read once by ``read_body`` before ninja looks at it."""
+    """The body as a small JSON object, or a refusal that says why.
+
+    Read when an endpoint takes a body, so after the key was checked: a request without the
+    right key is told "no such club" whatever it sent. A browser on another site can post
+    ``text/plain`` to any address without asking: only ``application/json`` is accepted, so no
+    page can make its visitors' browsers use the API. An empty body is ``{}``."""
 
     def parse_body(self, request: HttpRequest) -> Any:
-        return request.knock_json  # type: ignore[attr-defined]
+        if getattr(request, "knock_empty", False):
+            return {}
+        try:
+            return _json_object(request)
+        except Refusal as refusal:
+            # ninja answers whatever a parser raises with a 400 of its own: the refusal waits
+            # on the request, and a body no schema takes brings it out (``_invalid``).
+            request.knock_refusal = refusal  # type: ignore[attr-defined]
+            return {REFUSED: True}
 
 
-def read_body(view):
-    """Refuse, before any work, a body that is not a small JSON object.
-
-    A browser on another site can post ``text/plain`` to any address without asking: only
-    ``application/json`` is accepted, so no page can make its visitors' browsers use the API.
-    """
+def empty_body(view):
+    """A body over 64 KiB is refused before anything is read; ninja reads no body when there is
+    none, so an empty body stands for ``{}`` (an undo with no version, an abandon), whatever its
+    content type."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.method == "POST":
-            try:
-                request.knock_json = _json_object(request)  # type: ignore[attr-defined]
-            except Refusal as refusal:
-                return error(refusal.message, refusal.field, refusal.status)
-            # ninja reads no body when there is none: an empty body stands for {}.
-            if not request.body:
-                request._body = b"{}"
+        if _too_big(request):
+            return error(_("the request is larger than 64 KiB"), "body", 413)
+        if request.method in ("POST", "DELETE") and _is_empty(request):
+            request.knock_empty = True  # type: ignore[attr-defined]
+            request._body = b"{}"  # what ninja then reads
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def _too_big(request: HttpRequest) -> bool:
+    try:
+        return (
+            int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY or len(request.body) > MAX_BODY
+        )
+    except ValueError:
+        return False
+    except RequestDataTooBig:
+        return True
+
+
+def _is_empty(request: HttpRequest) -> bool:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) == 0 and not request.body
+    except (ValueError, RequestDataTooBig):
+        return False
 
 
 def _json_object(request: HttpRequest) -> Any:
@@ -108,7 +137,7 @@ api = NinjaAPI(
     docs_url=None,
     parser=JsonBody(),
 )
-api.add_decorator(read_body, mode="view")
+api.add_decorator(empty_body, mode="view")
 
 
 def error(message: str, field: str, status: int = 400) -> HttpResponse:
@@ -134,7 +163,10 @@ _WORDS = {
 
 def field_path(loc: tuple[Any, ...]) -> str:
     """pydantic's location as the API names fields: ``("players", 1, "cards")`` is
-    ``players[1].cards``."""
+    ``players[1].cards``. A refused key of an object is not repeated (it may be text no answer
+    can carry): ``("losses", "B\\ud800", "[key]")`` is ``losses[key]``."""
+    if "[key]" in loc:
+        return field_path(loc[: loc.index("[key]") - 1]) + "[key]"
     path = ""
     for part in loc:
         if isinstance(part, int):
@@ -146,6 +178,9 @@ def field_path(loc: tuple[Any, ...]) -> str:
 
 @api.exception_handler(ValidationError)
 def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    refusal = getattr(request, "knock_refusal", None)
+    if refusal is not None:  # the body itself was refused (``JsonBody``)
+        return error(refusal.message, refusal.field, refusal.status)
     first = exc.errors[0]
     # ninja puts where the value came from and the body's name first: ("body", "payload", …).
     loc = tuple(first["loc"])[2:] if first["loc"][:1] == ("body",) else tuple(first["loc"])
@@ -186,10 +221,15 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 REFUSALS = {400: ErrorOut, 413: ErrorOut, 415: ErrorOut}
 
 
+def not_found(request: HttpRequest, path: str = "") -> HttpResponse:
+    """Every answer under the API's address is JSON: an address it does not have too."""
+    return error(_("there is no such address in this API"), "path", 404)
+
+
 from .games import router as games_router  # noqa: E402
 from .rules import router as rules_router  # noqa: E402
 
 api.add_router("", rules_router)
 api.add_router("", games_router)
 
-__all__ = ["api", "error"]
+__all__ = ["api", "error", "not_found"]

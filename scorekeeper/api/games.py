@@ -4,7 +4,6 @@ revealed."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.conf import settings
@@ -47,16 +46,16 @@ class ClubKey(HttpBearer):
         return token.strip() or None
 
 
-def club_from(request: HttpRequest, club_id: uuid.UUID) -> Club:
+def club_from(request: HttpRequest, club_id: str) -> Club:
     """The club, if the request holds its key; 404 otherwise (a wrong key and a missing club
-    are not told apart)."""
+    are not told apart, nor an id that is no club's)."""
     club = Club.objects.opened_by(request.auth)  # type: ignore[attr-defined]
-    if club is None or club.pk != club_id:
+    if club is None or str(club.pk) != club_id.lower():
         raise Http404("No such club")
     return club
 
 
-def game_from(request: HttpRequest, game_id: uuid.UUID) -> Game:
+def game_from(request: HttpRequest, game_id: str) -> Game:
     """The game, if the request holds its club's key; 404 otherwise (no game, or another
     club's: the two are not told apart)."""
     game = Game.objects.opened_by(game_id, request.auth)  # type: ignore[attr-defined]
@@ -96,12 +95,12 @@ def with_lives(spec: dict[str, Any], lives: int | None) -> dict[str, Any]:
 
 
 @router.post(
-    "/clubs/{uuid:club}/games",
+    "/clubs/{club}/games",
     response={201: GameOut, **REFUSALS},
     auth=ClubKey(),
     url_name="club-games",
 )
-def create_game(request: HttpRequest, club: uuid.UUID, payload: GameIn):
+def create_game(request: HttpRequest, club: str, payload: GameIn):
     """A new game; players unknown to the club are added to it (all or nothing)."""
     found = club_from(request, club)
     rules, preset = build_rules(with_lives(payload.rules.model_dump(), payload.lives))
@@ -118,9 +117,9 @@ def create_game(request: HttpRequest, club: uuid.UUID, payload: GameIn):
 
 
 @router.get(
-    "/games/{uuid:game}", response={200: GameOut, 404: ErrorOut}, auth=ClubKey(), url_name="game"
+    "/games/{game}", response={200: GameOut, 404: ErrorOut}, auth=ClubKey(), url_name="game"
 )
-def game(request: HttpRequest, game: uuid.UUID):
+def game(request: HttpRequest, game: str):
     """The game as it stands, with every round."""
     return game_data(game_from(request, game))
 
@@ -160,12 +159,12 @@ def _engine_field(game: Game, refusal: InputError) -> str:
 
 
 @router.post(
-    "/games/{uuid:game}/rounds",
+    "/games/{game}/rounds",
     response={200: RecordOut, 409: StaleOut, **REFUSALS},
     auth=ClubKey(),
     url_name="rounds",
 )
-def record_round(request: HttpRequest, game: uuid.UUID, payload: RoundIn):
+def record_round(request: HttpRequest, game: str, payload: RoundIn):
     """Record a round: the answer is the game as it stands and the new round (``new_round``;
     ``null`` for a repeated tap). If the game changed since ``version``, a 409 with the game."""
     found = game_from(request, game)
@@ -198,12 +197,12 @@ def _stale(game: Game, client_id: str = "") -> Status:
 
 
 @router.post(
-    "/games/{uuid:game}/undo",
+    "/games/{game}/undo",
     response={200: GameStateOut, 409: StaleOut, **REFUSALS},
     auth=ClubKey(),
     url_name="undo",
 )
-def undo(request: HttpRequest, game: uuid.UUID, payload: UndoIn):
+def undo(request: HttpRequest, game: str, payload: UndoIn):
     """Take back the last round (it stays in the log, marked undone)."""
     found = game_from(request, game)
     try:
@@ -213,41 +212,41 @@ def undo(request: HttpRequest, game: uuid.UUID, payload: UndoIn):
     return Status(200, state_data(found))
 
 
-def _set_aside(request: HttpRequest, game: uuid.UUID, **change: bool) -> dict[str, Any]:
+def _set_aside(request: HttpRequest, game: str, **change: bool) -> dict[str, Any]:
     found = game_from(request, game)
     play.set_aside(found, **change)
     return state_data(found)
 
 
 @router.post(
-    "/games/{uuid:game}/abandon",
+    "/games/{game}/abandon",
     response={200: GameStateOut, **REFUSALS},
     auth=ClubKey(),
     url_name="abandon",
 )
-def abandon(request: HttpRequest, game: uuid.UUID):
+def abandon(request: HttpRequest, game: str):
     """End the game with no winner and leave it out of the stats (``restore`` takes it back)."""
     return _set_aside(request, game, abandoned=True)
 
 
 @router.delete(
-    "/games/{uuid:game}",
+    "/games/{game}",
     response={200: GameStateOut, **REFUSALS},
     auth=ClubKey(),
     url_name="delete",
 )
-def delete(request: HttpRequest, game: uuid.UUID):
+def delete(request: HttpRequest, game: str):
     """Put the game in the club's bin: restorable for 30 days, then removed for good."""
     return _set_aside(request, game, deleted=True)
 
 
 @router.post(
-    "/games/{uuid:game}/restore",
+    "/games/{game}/restore",
     response={200: GameStateOut, **REFUSALS},
     auth=ClubKey(),
     url_name="restore",
 )
-def restore(request: HttpRequest, game: uuid.UUID):
+def restore(request: HttpRequest, game: str):
     """Take a game out of the bin and back from being abandoned."""
     return _set_aside(request, game, abandoned=False, deleted=False)
 
@@ -256,13 +255,13 @@ __all__ = ["router"]
 
 
 @router.get(
-    "/clubs/{uuid:club}/stats",
+    "/clubs/{club}/stats",
     response={200: StatsOut, 404: ErrorOut, **REFUSALS},
     auth=ClubKey(),
     url_name="club-stats",
 )
 def club_stats_api(
-    request: HttpRequest, club: uuid.UUID, preset: str | None = None, since: str | None = None
+    request: HttpRequest, club: str, preset: str | None = None, since: str | None = None
 ):
     """Each player's numbers across the club's games, filtered by rule set and start date."""
     found = club_from(request, club)

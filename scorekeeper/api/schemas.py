@@ -358,11 +358,11 @@ class RoundIn(Strict):
     knocker: Name | None = None
     shown_by: Names = Field(default_factory=list)
     lowest: Names | None = None
-    hands: Annotated[dict[str, Cards], Field(max_length=20)] | None = Field(
+    hands: Annotated[dict[Name, Cards], Field(max_length=20)] | None = Field(
         None, description="Everyone's cards, by name, instead of naming the lowest"
     )
     choice: Choice | None = None
-    losses: Annotated[dict[str, Lost], Field(max_length=20)] | None = Field(
+    losses: Annotated[dict[Name, Lost], Field(max_length=20)] | None = Field(
         None, description="A round counted by hand (ending “manual”): lives lost, by name"
     )
     version: Version | None = None

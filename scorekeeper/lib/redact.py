@@ -5,7 +5,14 @@ import logging
 import re
 from urllib.parse import unquote
 
-_LINK = re.compile(r"/(c|v)/[^/\s\"'?]+")
+_LINK = re.compile(r"/(c|v)/[^/\s\"'?]+", re.IGNORECASE)
+# Anything shaped like a key, wherever it stands (``/c//KEY/``, ``/C/KEY/``, a query string, an
+# error message): 32 or more of the letters a key is made of. A game's id (a UUID, in groups
+# of hex digits) is not one.
+_KEYLIKE = re.compile(
+    r"(?<![A-Za-z0-9_-])(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-)[A-Za-z0-9_-]{32,}"
+    r"(?![A-Za-z0-9_-])"
+)
 
 
 def redact(text: str) -> str:
@@ -18,7 +25,7 @@ def redact(text: str) -> str:
     if "%" in text:
         decoded = unquote(text, errors="backslashreplace")
         text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in decoded)
-    return _LINK.sub(r"/\1/…", text)
+    return _KEYLIKE.sub("…", _LINK.sub(r"/\1/…", text))
 
 
 class RedactKeys(logging.Filter):

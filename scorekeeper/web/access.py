@@ -126,14 +126,18 @@ def client_address(request: HttpRequest) -> str:
     """Who is asking, for counting: their address, or for IPv6 their /64 network, which one
     household or phone gets whole, so that it cannot take a new allowance from every address.
 
-    Behind a proxy, KNOCK_CLIENT_IP_HEADER names the header it sets (X-Forwarded-For: the
-    address the proxy saw is the last one).
+    Behind ``KNOCK_TRUSTED_PROXIES`` proxies, each of which appends the address it saw to
+    ``KNOCK_CLIENT_IP_HEADER`` (X-Forwarded-For, as the shipped proxy configurations do), the
+    client is the address the outermost trusted proxy appended: that many hops from the right.
+    Whatever the client wrote itself stands to the left of it, and is never read.
     """
     address = request.META.get("REMOTE_ADDR", "")
-    header = settings.KNOCK_CLIENT_IP_HEADER
-    if header:
-        forwarded = request.headers.get(header, "")
-        address = forwarded.split(",")[-1].strip() or address
+    trusted = settings.KNOCK_TRUSTED_PROXIES
+    if trusted:
+        said = request.headers.get(settings.KNOCK_CLIENT_IP_HEADER, "")
+        hops = [hop.strip() for hop in said.split(",") if hop.strip()]
+        if len(hops) >= trusted:
+            address = hops[-trusted]
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
@@ -143,6 +147,13 @@ def client_address(request: HttpRequest) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
+
+
+def client_ip(request: HttpRequest) -> str:
+    """``client_address`` as one address (an IPv6 network as its first one), for the admin's
+    lockout, which keeps addresses."""
+    address = client_address(request)
+    return address.split("/")[0] if "/" in address else address
 
 
 def client_digest(request: HttpRequest) -> str:

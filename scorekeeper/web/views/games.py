@@ -30,6 +30,7 @@ from ...reports.summary import summarise
 from ...rules import COUNTED, ROUND_ENDINGS, Result, Status
 from ...rules.errors import InputError
 from ...rules.game import GameState, Step
+from ...rules.numbers import read_whole
 from ...rules.resolve import SHOWN_BY_ONE
 from ..access import Link, club_link, game_link, url_link
 from ..forms.games import GameNameForm, NewGameForm, RecordForm, VersionForm
@@ -177,12 +178,21 @@ async def game_events(
     version = await news.run(Game.objects.version_opened_by, game_id, link.key, link.read_only)
     if version is None:
         raise Http404(_("No such game"))
-    heard = request.headers.get("Last-Event-ID") or request.GET.get("v") or ""
-    stream = news.news(game_id, int(heard) if heard.isdigit() else None, version)
+    stream = news.news(game_id, _heard(request), version)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
+
+
+def _heard(request: HtmxHttpRequest) -> int | None:
+    """The version a page last heard of, as it says (``Last-Event-ID``, or ``?v=``), read by
+    the one strict number reader: anything else is none."""
+    said = request.headers.get("Last-Event-ID") or request.GET.get("v") or ""
+    try:
+        return read_whole(said, "v", "v", 0, 2**31 - 1)
+    except InputError:
+        return None
 
 
 @require_POST

@@ -1,0 +1,61 @@
+"""What every answer of Knock's own addresses carries."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.http import HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
+from django.utils.translation import gettext as _
+
+# A club's secret link, its view link and the API: what they answer is for one club's phones.
+_KEYED = ("/c/", "/v/", "/api/")
+
+
+class KeyedPagesStayPrivate:
+    """A page reached by a club's link carries the link (the page's own address and its
+    links): no cache keeps it, and no search engine lists it. The phone keeps the table for
+    itself in its service worker, which these headers do not reach. (Async as well, so that the
+    events server's streams pass through without a thread of their own.)"""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        return _private(request, self.get_response(request))
+
+    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        response: Awaitable[HttpResponseBase] = self.get_response(request)
+        return _private(request, await response)
+
+
+def _private(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    if request.path.startswith(_KEYED):
+        response["Cache-Control"] = "no-store"
+        response["X-Robots-Tag"] = "noindex, nofollow"
+    if request.path.startswith("/api/") and response.status_code == 405:
+        response = _method_not_allowed(response)
+    return response
+
+
+def _method_not_allowed(response: HttpResponseBase) -> HttpResponseBase:
+    """Every answer under the API's address is JSON, a method an address does not take too
+    (django-ninja answers it in plain text)."""
+    allowed = response.get("Allow", "")
+    answer = JsonResponse(
+        {"error": _("this address takes %(methods)s") % {"methods": allowed}, "field": "method"},
+        status=405,
+    )
+    answer["Allow"] = allowed
+    answer["Cache-Control"] = "no-store"
+    answer["X-Robots-Tag"] = "noindex, nofollow"
+    return answer
