@@ -209,6 +209,11 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 400
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 
 # Knock's own settings.
+# Sizes no real group reaches, so that no request does work that grows without bound: refused
+# beyond them with a message that names the limit.
+KNOCK_MOST_ROUNDS = int(os.environ.get("KNOCK_MOST_ROUNDS", "2000"))  # rounds in a game
+KNOCK_MOST_PLAYERS = int(os.environ.get("KNOCK_MOST_PLAYERS", "2000"))  # players in a club
+KNOCK_MOST_GAMES = int(os.environ.get("KNOCK_MOST_GAMES", "10000"))  # games a club keeps
 # How many clubs one client address may create in an hour.
 KNOCK_CLUBS_PER_HOUR = int(os.environ.get("KNOCK_CLUBS_PER_HOUR", "20"))
 # How many proxies in front of Knock append the address they saw to KNOCK_CLIENT_IP_HEADER (the

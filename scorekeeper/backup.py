@@ -395,7 +395,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
         raise InputError(refusal.message, f"{where}.rounds") from None
     if any(step.result.result == Result.TABLE_DECIDES for step in steps):
         raise InputError("a round in play waits for the table's choice", f"{where}.rounds")
-    play.store(game, state, steps, version=game.version)
+    play.store(game, state, steps, version=game.version, rounds=active)
 
 
 # ---- a spreadsheet -------------------------------------------------------------------------

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, F, IntegerField, Value, When
 from django.db.models.functions import Cast, Coalesce
 from django.db.models.lookups import In
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from .models import Club, Game, GameSeat, Player, RetiredKey, Round, RoundInputs
@@ -113,6 +115,13 @@ def add_player(club: Club, name: str) -> Player:
     name = clean_name(name)
     if club.players.filter(name_key=name_key(name)).exists():
         raise name_taken(name)
+    most = settings.KNOCK_MOST_PLAYERS
+    if club.players.count() >= most:
+        raise InputError(
+            _("a club has at most %(most)s players")
+            % {"most": number_format(most, force_grouping=True)},
+            "name",
+        )
     try:
         with writing():
             return club.players.create(name=name, name_key=name_key(name))
@@ -204,6 +213,13 @@ def start_game(
         )
     if not 0 <= first_dealer < len(seats):
         raise InputError(_("the first dealer must be one of the players"), "first_dealer")
+    most = settings.KNOCK_MOST_GAMES
+    if club.games.count() >= most:
+        raise InputError(
+            _("a club keeps at most %(most)s games: delete old ones (and empty the bin) first")
+            % {"most": number_format(most, force_grouping=True)},
+            "players",
+        )
     with writing():
         try:
             players = [s if isinstance(s, Player) else player_for(club, s) for s in seats]
@@ -262,6 +278,13 @@ def preview_round(game: Game, inputs: RoundInputs) -> Step:
         raise InputError(_("the game was abandoned: resume it to go on"), "ending")
     if game.finished:  # kept up to date with every change, in the same transaction
         raise InputError(_("the game is over: undo the last round to go on"), "ending")
+    most = settings.KNOCK_MOST_ROUNDS
+    if game.round_count >= most:
+        raise InputError(
+            _("a game has at most %(most)s rounds: start a new game to go on")
+            % {"most": number_format(most, force_grouping=True)},
+            "ending",
+        )
     step = play_round(game.rules, game.state, inputs.as_input())
     refuse_a_stray_choice(inputs.choice, step.result)
     return step
@@ -270,8 +293,7 @@ def preview_round(game: Game, inputs: RoundInputs) -> Step:
 def preview_edit(game: Game, number: int, inputs: RoundInputs) -> Step:
     """What round ``number`` would do if it had gone as ``inputs`` say (the rounds before it as
     they are); refuses an impossible round."""
-    before, _steps = game.steps(game.active_rounds()[: number - 1])
-    step = play_round(game.rules, before, inputs.as_input())
+    step = play_round(game.rules, game.state_before(number), inputs.as_input())
     refuse_a_stray_choice(inputs.choice, step.result)
     return step
 
@@ -301,6 +323,7 @@ def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = Non
                         game=game,
                         number=step.number,
                         version=columns["version"],
+                        state_after=stored_state(after),
                         **inputs.stored(),
                     )
         except IntegrityError:
@@ -363,7 +386,7 @@ def edit_round(
         old.save(update_fields=["state", "changed", "gone_version"])
         new.save()
         before = game.state
-        store(game, after, steps)
+        store(game, after, steps, rounds=[*rounds[: number - 1], new, *rounds[number:]])
     return describe_changes(game.rules, before, after)
 
 
@@ -384,8 +407,9 @@ def rederive(game: Game) -> GameState:
     ``check_game_states --fix``)."""
     with writing():
         reload(game, lock=True)
-        after, steps = game.steps()
-        store(game, after, steps)
+        rounds = game.active_rounds()
+        after, steps = game.steps(rounds)
+        store(game, after, steps, rounds=rounds)
     return after
 
 
@@ -476,11 +500,18 @@ def _last(game: Game, steps: tuple[Step, ...]) -> tuple[GameState, Step] | None:
 
 
 def store(
-    game: Game, after: GameState, steps: tuple[Step, ...], version: int | None = None
+    game: Game,
+    after: GameState,
+    steps: tuple[Step, ...],
+    version: int | None = None,
+    rounds: list[Round] | None = None,
 ) -> None:
     """Store ``after``, the state ``steps`` (the rounds in play) lead to, with each seat's
-    tallies worked out again; the version moves on, or is ``version`` (a game imported)."""
+    tallies worked out again; the version moves on, or is ``version`` (a game imported).
+    ``rounds``, the rounds of ``steps``: each keeps the table after it, where that changed."""
     version = game.version + 1 if version is None else version
+    if rounds is not None:
+        _keep_each_table(game, steps, rounds)
     columns = _state_columns(version, after, _last(game, steps))
     Game.objects.filter(pk=game.pk).update(**columns)
     game.moved_to(columns)
@@ -491,6 +522,21 @@ def store(
             setattr(seat, name, count)
         seat.result = result
     GameSeat.objects.bulk_update(seats, [*TALLIES, "result"])
+
+
+def _keep_each_table(game: Game, steps: tuple[Step, ...], rounds: list[Round]) -> None:
+    """Each round in play keeps the table after it (``Round.state_after``)."""
+    state = start_state(game.rules, game.names, game.first_dealer)
+    changed = []
+    for step, round in zip(steps, rounds, strict=False):
+        if step.result.result == Result.TABLE_DECIDES:
+            break
+        state = advance(state, step)
+        after = stored_state(state)
+        if round.state_after != after:
+            round.state_after = after
+            changed.append(round)
+    Round.objects.bulk_update([r for r in changed if r.pk], ["state_after"], batch_size=500)
 
 
 def _add_tallies(game: Game, step: Step, after: GameState) -> None:
@@ -538,8 +584,16 @@ def tallies_differ(game: Game) -> bool:
 
 
 def state_differs(game: Game) -> bool:
-    """Whether the stored state, or what the latest round is told from, differs from the
-    rounds worked out again (for check_game_states)."""
-    after, steps = game.steps()
+    """Whether the stored state, what the latest round is told from, or the table a round keeps
+    after it, differs from the rounds worked out again (for check_game_states)."""
+    rounds = game.active_rounds()
+    after, steps = game.steps(rounds)
     worked_out = _state_columns(game.version, after, _last(game, steps))
-    return game.state_data != worked_out["state_data"]
+    if game.state_data != worked_out["state_data"]:
+        return True
+    state = start_state(game.rules, game.names, game.first_dealer)
+    for step, round in zip(steps, rounds, strict=False):
+        state = advance(state, step)
+        if round.state_after != stored_state(state):
+            return True
+    return False

@@ -4,13 +4,14 @@ revealed."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Status
 from ninja.security import HttpBearer
+from pydantic import Field
 
 from .. import play
 from ..models import Club, Game, RoundInputs
@@ -117,11 +118,16 @@ def create_game(request: HttpRequest, club: str, payload: GameIn):
 
 
 @router.get(
-    "/games/{game}", response={200: GameOut, 404: ErrorOut}, auth=ClubKey(), url_name="game"
+    "/games/{game}",
+    response={200: GameOut, 400: ErrorOut, 404: ErrorOut},
+    auth=ClubKey(),
+    url_name="game",
 )
-def game(request: HttpRequest, game: str):
-    """The game as it stands, with every round."""
-    return game_data(game_from(request, game))
+def game(
+    request: HttpRequest, game: str, before: Annotated[int, Field(ge=1, le=10**6)] | None = None
+):
+    """The game as it stands, with its newest 50 rounds (or the 50 before round ``before``)."""
+    return game_data(game_from(request, game), before)
 
 
 def round_inputs(game: Game, payload: RoundIn) -> RoundInputs:
@@ -261,9 +267,23 @@ __all__ = ["router"]
     url_name="club-stats",
 )
 def club_stats_api(
-    request: HttpRequest, club: str, preset: str | None = None, since: str | None = None
+    request: HttpRequest,
+    club: str,
+    preset: str | None = None,
+    since: str | None = None,
+    page: Annotated[int, Field(ge=1, le=10**4)] = 1,
 ):
-    """Each player's numbers across the club's games, filtered by rule set and start date."""
+    """Each player's numbers across the club's games, filtered by rule set and start date, a
+    hundred players to a page (``next_page``: the page after this one, if any)."""
     found = club_from(request, club)
     stats = club_stats(found, *stats_filters(preset, since))
-    return {"players": [p.as_data() for p in stats.players], "games": stats.games}
+    shown = stats.players[(page - 1) * STATS_PAGE : page * STATS_PAGE]
+    more = len(stats.players) > page * STATS_PAGE
+    return {
+        "players": [p.as_data() for p in shown],
+        "games": stats.games,
+        "next_page": page + 1 if more else None,
+    }
+
+
+STATS_PAGE = 100  # players on a page of the API's statistics

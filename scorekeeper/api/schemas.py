@@ -506,7 +506,12 @@ class GameStateOut(BaseModel):
 
 
 class GameOut(GameStateOut):
-    rounds: list[RoundOut]
+    rounds: list[RoundOut] = Field(
+        description="The newest 50 rounds, oldest first, or the 50 before round `before`"
+    )
+    earlier_rounds: int | None = Field(
+        description="Ask with `before` set to this for the rounds before these; null on the first"
+    )
 
 
 class RecordOut(GameStateOut):
@@ -536,5 +541,6 @@ class PlayerStatsOut(BaseModel):
 
 
 class StatsOut(BaseModel):
-    players: list[PlayerStatsOut]
+    players: list[PlayerStatsOut] = Field(description="A hundred players to a page, by name")
     games: int
+    next_page: int | None = Field(description="The page after this one; null on the last")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import Game
+from ..reports.rounds import round_page
 from ..rules.game import Step
 from ..rules.hands import Hand
 from ..rules.round import RoundResult
@@ -97,7 +98,12 @@ def round_data(names: tuple[str, ...], step: Step) -> dict[str, Any]:
     }
 
 
-def game_data(game: Game) -> dict[str, Any]:
-    """The game as it stands, with every round worked out again in words."""
-    _state, steps = game.steps()
-    return {**state_data(game), "rounds": [round_data(game.names, step) for step in steps]}
+def game_data(game: Game, before: int | None = None) -> dict[str, Any]:
+    """The game as it stands, with a page of its rounds (the newest, or those before round
+    ``before``) worked out again in words, and where the page of older ones starts."""
+    page = round_page(game, before)
+    return {
+        **state_data(game),
+        "rounds": [round_data(game.names, step) for step in page.steps],
+        "earlier_rounds": page.earlier,
+    }

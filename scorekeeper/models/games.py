@@ -23,12 +23,13 @@ from django.db import connections, models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
-from ..rules import PRESETS, RuleSet
+from ..rules import PRESETS, ROUND_ENDINGS, RuleSet
 from ..rules.game import GameState, RoundInput, Step
 from ..rules.game import play as play_round
 from ..rules.game import replay as replay_game
+from ..rules.game import start as start_game
 from ..rules.ruleset import stored_rules as read_stored_rules
 from .clubs import Club, Player, key_digest
 
@@ -279,6 +280,18 @@ class Game(models.Model):
         """The rounds in play at this game's version, in order."""
         return list(self.rounds.as_of(self.version).order_by("number"))
 
+    def state_before(self, number: int, rounds: Mapping[int, Round] | None = None) -> GameState:
+        """The table before round ``number``: after the round before it, as that round keeps
+        it (found in ``rounds``, by number, when given)."""
+        if number <= 1:
+            return start_game(self.rules, self.names, self.first_dealer)
+        kept = (rounds or {}).get(number - 1) or self.rounds.as_of(self.version).filter(
+            number=number - 1
+        ).first()
+        if kept is None or kept.state_after is None:  # kept by no round: worked out again
+            return self.steps(self.active_rounds()[: number - 1])[0]
+        return read_state(kept.state_after, self.names)
+
     def steps(self, rounds: list[Round] | None = None) -> tuple[GameState, tuple[Step, ...]]:
         """Every round in play (or ``rounds``) worked out again from the start: for the round
         log and the API's list of rounds, and for undo and edit."""
@@ -351,6 +364,10 @@ class Round(models.Model):
     # The game's version when the round came into play, and when it was undone or edited.
     version = models.PositiveIntegerField(default=0)
     gone_version = models.PositiveIntegerField(null=True, blank=True)
+    # The table after this round, as the game stores its state (``stored_state``), kept while
+    # the round is in play: a page of the round log, the chart and an edit start from the state
+    # before their first round, so none of them works the whole game out again.
+    state_after = models.JSONField(null=True, blank=True)
 
     objects = RoundQuerySet.as_manager()
 
@@ -367,6 +384,12 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.number} ({self.state})"
+
+    @property
+    def ending_words(self) -> str:
+        """How the round ended, in the page's language."""
+        ending = ROUND_ENDINGS.get(self.ending)
+        return gettext(ending.words) if ending is not None else self.ending
 
     def as_input(self) -> RoundInput:
         """The round as the rules engine reads it."""

@@ -11,6 +11,7 @@ from django.utils.translation import ngettext, pgettext
 
 from ..rules import Result, Status
 from ..rules.game import GameState, Step
+from .rounds import level
 
 # Distinct colours and dash patterns, so lines differ for colour-blind readers too.
 COLOURS = ["#0f5132", "#b3261e", "#1f4e9c", "#8a5a00", "#6a1b9a", "#00695c", "#c2185b", "#37474f"]
@@ -41,20 +42,13 @@ class Chart:
     plot_right: float
 
 
-def _levels(state: GameState, steps: Sequence[Step]) -> list[list[int]]:
-    """Each player's level at the start and after every round resolved: their lives, with the
-    last chance (no lives left, still in) at 0 and out below it at -1, so the two differ."""
-    rows = [[state.start_lives] * len(state.names)]
-    for step in steps:
-        if step.result.result == Result.TABLE_DECIDES:
-            continue
-        rows.append([-1 if p.status == Status.OUT else p.lives for p in step.result.players])
-    return rows
-
-
-def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") -> Chart:
-    history = _levels(state, steps)
-    rounds = len(history) - 1
+def lives_chart(points: Sequence[tuple[int, GameState]], last_chance: str = "") -> Chart:
+    """Each player's level (``rounds.level``) at the start and after the rounds of ``points``
+    (every round of a short game, at most a hundred of a long one: ``lives_over_rounds``)."""
+    state = points[-1][1]
+    history = [[level(at, p) for p in range(len(at.names))] for _n, at in points]
+    numbers = [n for n, _at in points]
+    rounds = numbers[-1]
     top = max(max(row) for row in history) or 1
     bottom = -1
     words = {-1: pgettext("status", "out"), 0: last_chance or "0"}
@@ -64,8 +58,8 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
     plot_w = WIDTH - pad_left - PAD_RIGHT
     plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
 
-    def x(i: int) -> float:
-        return pad_left + (plot_w * i / rounds if rounds else plot_w / 2)
+    def x(number: int) -> float:
+        return pad_left + (plot_w * number / rounds if rounds else plot_w / 2)
 
     def y(level: int) -> float:
         return PAD_TOP + plot_h * (top - level) / (top - bottom)
@@ -75,9 +69,11 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
         levels = [row[p] for row in history]
         # A small offset per player keeps equal lines from hiding each other.
         offset = (p - len(state.names) / 2) * 1.2
-        points = " ".join(f"{x(i):.1f},{y(v) + offset:.1f}" for i, v in enumerate(levels))
+        dots = " ".join(
+            f"{x(n):.1f},{y(v) + offset:.1f}" for n, v in zip(numbers, levels, strict=True)
+        )
         lives = [max(0, v) for v in levels]
-        lines.append(Line(name, COLOURS[p % len(COLOURS)], DASHES[p % len(DASHES)], points, lives))
+        lines.append(Line(name, COLOURS[p % len(COLOURS)], DASHES[p % len(DASHES)], dots, lives))
     step = max(1, rounds // 8)
     x_ticks = [(i, x(i)) for i in range(0, rounds + 1, step)]
     y_ticks = [(words.get(v, str(v)), y(v)) for v in range(bottom, top + 1)]
@@ -88,18 +84,7 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
     summary = ngettext(
         "Lives over %(n)d round; now: %(ends)s.", "Lives over %(n)d rounds; now: %(ends)s.", rounds
     ) % {"n": rounds, "ends": ends}
-    # Round by round, for a screen reader: who changed, and to what (the last chance by name).
-    said = {-1: words[-1], 0: last_chance or _("0 lives")}
-    for i in range(1, rounds + 1):
-        moved = [
-            f"{line.name} {said.get(history[i][p], history[i][p])}"
-            for p, line in enumerate(lines)
-            if history[i][p] != history[i - 1][p]
-        ]
-        summary += " " + _("Round %(n)d: %(moves)s.") % {
-            "n": i,
-            "moves": ", ".join(moved) if moved else _("no change"),
-        }
+    summary += _said_round_by_round(lines, history, numbers, last_chance, words)
     return Chart(
         WIDTH,
         HEIGHT,
@@ -112,6 +97,29 @@ def lives_chart(state: GameState, steps: Sequence[Step], last_chance: str = "") 
         pad_left,
         WIDTH - PAD_RIGHT,
     )
+
+
+def _said_round_by_round(
+    lines: list[Line],
+    history: list[list[int]],
+    numbers: list[int],
+    last_chance: str,
+    words: dict[int, str],
+) -> str:
+    """For a screen reader: at each point, who changed, and to what (the last chance by name)."""
+    said = {-1: words[-1], 0: last_chance or _("0 lives")}
+    text = ""
+    for i in range(1, len(numbers)):
+        moved = [
+            f"{line.name} {said.get(history[i][p], history[i][p])}"
+            for p, line in enumerate(lines)
+            if history[i][p] != history[i - 1][p]
+        ]
+        text += " " + _("Round %(n)d: %(moves)s.") % {
+            "n": numbers[i],
+            "moves": ", ".join(moved) if moved else _("no change"),
+        }
+    return text
 
 
 def sheet_rows(state: GameState, steps: Sequence[Step]) -> list[dict[str, Any]]:

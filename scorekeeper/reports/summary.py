@@ -7,12 +7,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..models import Game
-from ..rules import Status
-from ..rules.game import total_tallies
+from ..models import Game, Round
 
 
 @dataclass
@@ -81,17 +80,30 @@ def _counted(pairs: list[tuple[str, int]]) -> str:
 
 
 def summarise(game: Game) -> Summary:
-    """Worked out from the rounds: one replay, when the game is over. The 31s and the knocks
-    caught are the seats' tallies, as the club's statistics count them."""
-    rounds = game.active_rounds()
-    state, steps = game.steps(rounds)
-    went_out: list[tuple[str, int]] = []
-    for step in steps:
-        for player in step.result.players:
-            if player.status == Status.OUT and player.name not in dict(went_out):
-                went_out.append((player.name, step.number))
-    totals = dict(zip(state.names, total_tallies(steps, len(state.names)), strict=True))
-    duration = rounds[-1].created - rounds[0].created if len(rounds) > 1 else None
+    """From what is stored: the state (who went out in which round), the seats' tallies (the
+    31s and the knocks caught, as the club's statistics count them) and the first and last
+    rounds' times; no round is worked out again, however long the game."""
+    state = game.state
+    went_out = sorted(
+        ((name, n) for name, n in zip(state.names, state.out_in, strict=True) if n is not None),
+        key=lambda out: out[1],
+    )
+    # The seats' tallies, each with the times of the game's first and last rounds: one query.
+    rounds = Round.objects.as_of(game.version).filter(game=OuterRef("game"))
+    seats = list(
+        game.seats.order_by("position")
+        .annotate(
+            first=Subquery(rounds.order_by("created").values("created")[:1]),
+            last=Subquery(rounds.order_by("-created").values("created")[:1]),
+        )
+        .values_list("thirty_ones", "knocks_caught", "first", "last")
+    )
+    totals = {
+        name: {"thirty_ones": shown, "knocks_caught": caught}
+        for name, (shown, caught, _first, _last) in zip(state.names, seats, strict=True)
+    }
+    first, last = seats[0][2], seats[0][3]
+    duration = last - first if state.rounds > 1 and first else None
     return Summary(
         result=state.result_words or _("The game is over"),
         rounds=state.rounds,

@@ -128,6 +128,8 @@ class GameState:
     winner: str | None = None
     tie: tuple[str, ...] = ()
     last_dealer: int | None = None  # who dealt the latest round
+    # The round in which each seat first went out (None: never), for the game's summary.
+    out_in: tuple[int | None, ...] = ()
     # What the latest round did, in words, in the language the fold spoke. Words are not part
     # of the stored data (``as_data``): a page may be read in another language.
     last_explanation: tuple[str, ...] = field(default=(), compare=False)
@@ -157,6 +159,7 @@ class GameState:
             "winner": self.winner,
             "tie": list(self.tie),
             "last_dealer": self.last_dealer,
+            "out_in": list(self.out_in),
         }
 
     @classmethod
@@ -173,6 +176,7 @@ class GameState:
             winner=data["winner"],
             tie=tuple(data["tie"]),
             last_dealer=data["last_dealer"],
+            out_in=tuple(data.get("out_in") or (None,) * len(data["names"])),
         )
 
 
@@ -185,6 +189,7 @@ def start(rules: RuleSet, names: Sequence[str], first_dealer: int) -> GameState:
         lives=(rules.lives,) * count,
         statuses=(Status.IN,) * count,
         dealer=first_dealer,
+        out_in=(None,) * count,
     )
 
 
@@ -244,8 +249,15 @@ def advance(state: GameState, step: Step) -> GameState:
     dealer = state.dealer
     if result.next_dealer is not None:
         dealer = state.names.index(result.next_dealer)
+    out_in = tuple(
+        step.number if first is None and player.status == Status.OUT else first
+        for first, player in zip(
+            state.out_in or (None,) * len(state.names), result.players, strict=True
+        )
+    )
     return replace(
         state,
+        out_in=out_in,
         lives=tuple(player.lives for player in result.players),
         statuses=tuple(Status(player.status) for player in result.players),
         dealer=dealer,

@@ -53,7 +53,7 @@ def test_the_record_that_ends_the_game_keeps_to_the_budget_too(client):
         lambda: answer.append(client.post(url, tap(game, confirm="1"), headers=HTMX)) or answer[0]
     )
     assert "Ann" in answer[0].content.decode() and "wins" in answer[0].content.decode()
-    assert used <= 8  # and the summary's rounds
+    assert used <= 8  # and the summary of the game, in one query
 
 
 def test_the_table_s_refresh_takes_at_most_3_statements(client):

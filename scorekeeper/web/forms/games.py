@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from ... import play
 from ...lib.text import sentence
-from ...models import Club, Game, Player, RoundInputs
+from ...models import Club, Game, GameSeat, Player, RoundInputs
 from ...rules import (
     COUNTED,
     ENDINGS,
@@ -114,7 +114,7 @@ class NewGameForm(forms.Form):
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         self.club = club
-        self.members = list(club.players.filter(retired=False))
+        self.members = self._listed(club)
         self.our_rules = self._our_rules()
         kwargs["initial"] = {**self._as_last_time(), **self.our_rules, **kwargs.get("initial", {})}
         super().__init__(*args, **kwargs)
@@ -126,6 +126,25 @@ class NewGameForm(forms.Form):
         for f in SWITCHES:
             if f.name not in self.ASKED_APART:
                 self.fields[f"rule_{f.name}"] = house_rule_field(f)
+
+    # A club of more players lists those of its latest games first, up to this many; any other
+    # player is typed by name under "New players" (a name the club has is that player).
+    MOST_LISTED = 60
+
+    @classmethod
+    def _listed(cls, club: Club) -> list[Player]:
+        active = club.players.filter(retired=False)
+        if active.count() <= cls.MOST_LISTED:
+            return list(active)
+        recent = GameSeat.objects.filter(game__club=club, player__retired=False)
+        ids = list(
+            dict.fromkeys(
+                recent.order_by("-game__created").values_list("player_id", flat=True)[:500]
+            )
+        )
+        listed = {p.pk: p for p in active.filter(pk__in=ids[: cls.MOST_LISTED])}
+        rest = active.exclude(pk__in=listed)[: cls.MOST_LISTED - len(listed)]
+        return sorted([*listed.values(), *rest], key=lambda p: p.name_key)
 
     def _as_last_time(self) -> dict[str, Any]:
         """The club's last game as the new one's start: its players ticked in their seats, its

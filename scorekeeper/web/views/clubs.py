@@ -20,6 +20,7 @@ from ... import play
 from ...lib.qr import qr_svg
 from ...lib.text import sentence
 from ...models import BIN_DAYS, Club, Game, key_digest
+from ...models.clubs import name_key
 from ...reports.stats import club_records, club_stats, player_games, stats_filters, win_rate_bars
 from ...rules import PRESETS
 from ...rules.errors import InputError
@@ -29,6 +30,7 @@ from ..forms.clubs import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLink
 from ..http import HtmxHttpRequest
 
 GAMES_PER_PAGE = 10
+PLAYERS_PER_PAGE = 40  # the club page lists its players a page at a time, and finds one by name
 
 
 @require_GET
@@ -93,8 +95,13 @@ def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
         context["bin"] = _bin(club)
         link = request.build_absolute_uri(club.get_absolute_url())
         view_link = request.build_absolute_uri(club.get_view_url())
+        find = request.GET.get("find", "").strip()[:60]
+        players = club.players.all()
+        if find:
+            players = players.filter(name_key__contains=name_key(find))
         context.update(
-            players=club.players.all(),
+            players=Paginator(players, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
+            find=find,
             link=link,
             qr=qr_svg(link),
             view_link=view_link,

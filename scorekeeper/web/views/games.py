@@ -26,6 +26,7 @@ from ...lib.text import sentence
 from ...models import Club, Game, RoundInputs
 from ...play import AlreadyRecorded, StaleGame
 from ...reports.chart import lives_chart, sheet_rows
+from ...reports.rounds import lives_over_rounds, round_page
 from ...reports.summary import summarise
 from ...rules import COUNTED, ROUND_ENDINGS, Result, Status
 from ...rules.errors import InputError
@@ -379,14 +380,14 @@ def game_mode(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 @game_link()
 def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
     club = game.club
-    rounds = game.active_rounds()
-    if not 1 <= number <= len(rounds):
+    round = game.rounds.as_of(game.version).filter(number=number).first()
+    if round is None:
         messages.error(request, _("There is no round %(n)d.") % {"n": number})
         return redirect(game)
     step: Step | None = None
     if request.method == "GET":
-        form = RecordForm.for_round(game, RoundInputs.of(rounds[number - 1]))
-        step = game.steps()[1][number - 1]
+        form = RecordForm.for_round(game, RoundInputs.of(round))
+        step = round_page(game, before=number + 1, size=1).steps[0]
     else:
         form = RecordForm(request.POST, game=game)
         if form.is_valid():
@@ -425,11 +426,14 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
 @vary_on_headers("HX-Request")
 @game_link(read_only_ok=True)
 def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    """The round log: every round worked out again from the start, as a history must be; its
-    header, like every page's, reads the state stored with the game."""
-    state, (_worked_out, steps) = game.state, game.steps()
-    taken_back = list(game.rounds.taken_back_by(game.version).order_by("-changed"))
+    """The round log, newest first, a page of rounds at a time (``?before=``), each worked out
+    again from the table before it; the lives chart of the whole game and, for the page's
+    rounds, the score sheet."""
+    state = game.state
+    page = round_page(game, before=_read_before(request))
+    taken_back = list(game.rounds.taken_back_by(game.version).order_by("-changed")[:TAKEN_BACK])
     template = "scorekeeper/round_log.html" + ("#log" if request.htmx else "")
+    last_chance = game.rules.status_label(Status.COUNTY) if game.rules.last_chance else ""
     return render(
         request,
         template,
@@ -438,17 +442,25 @@ def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
             "club": game.club,
             "game": game,
             "state": state,
-            "steps": steps,
-            "entries": [log_entry(state, step) for step in reversed(steps)],
-            "chart": lives_chart(
-                state,
-                steps,
-                game.rules.status_label(Status.COUNTY) if game.rules.last_chance else "",
-            ),
-            "sheet": sheet_rows(state, steps),
+            "page": page,
+            "steps": page.steps,
+            "entries": [log_entry(state, step) for step in reversed(page.steps)],
+            "chart": lives_chart(lives_over_rounds(game), last_chance),
+            "sheet": sheet_rows(state, page.steps),
             "taken_back": taken_back,
         },
     )
+
+
+TAKEN_BACK = 20  # the rounds taken back that the log lists, newest first
+
+
+def _read_before(request: HtmxHttpRequest) -> int | None:
+    """The page of rounds asked for (``?before=N``: the rounds before round N), read strictly."""
+    try:
+        return read_whole(request.GET.get("before", ""), "before", "before", 1, 10**6)
+    except InputError:
+        return None
 
 
 def log_entry(state: GameState, step: Step) -> dict:

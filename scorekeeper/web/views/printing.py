@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 from ...models import Game
 from ...reports.chart import sheet_rows
 from ...reports.printing import PAPERS, SheetRow, rules_card_pdf, score_sheet_pdf, sheet_cells
+from ...reports.rounds import RoundPage, round_page
 from ...rules import PRESETS
 from ...rules.errors import InputError
 from ...rules.numbers import read_whole
@@ -130,12 +131,15 @@ def blank_sheet(request: HttpRequest, pdf: bool = False) -> HttpResponse:
     )
 
 
-def game_rows(game: Game) -> list[SheetRow]:
-    """The game's rounds as the sheet's rows (the round log's score sheet, on paper): lives
-    kept, and what each round did."""
-    state, steps = game.steps()
-    rows = [SheetRow(_("Start"), [state.start_lives] * len(state.names))]
-    for row in sheet_rows(state, steps):
+SHEET_ROUNDS = 100  # rounds on one printed score sheet (four pages): a longer game has more
+
+
+def game_rows(game: Game, page: RoundPage) -> list[SheetRow]:
+    """The page's rounds as the sheet's rows (the round log's score sheet, on paper): lives
+    kept, and what each round did; the start on the first sheet."""
+    state = game.state
+    rows = [] if page.earlier else [SheetRow(_("Start"), [state.start_lives] * len(state.names))]
+    for row in sheet_rows(state, page.steps):
         notes = [
             " ".join(filter(None, [f"−{c['lost']}" if c["lost"] else "", c["label"]]))
             for c in row["cells"]
@@ -148,7 +152,9 @@ def game_rows(game: Game) -> list[SheetRow]:
 @game_link()
 def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpResponse:
     state = game.state
-    rows = game_rows(game)
+    before = _before(request)
+    page = round_page(game, before, SHEET_ROUNDS)
+    rows = game_rows(game, page)
     if game.name:
         title = _("Score sheet: %(name)s") % {"name": game.name}
     else:
@@ -167,6 +173,16 @@ def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpR
             "lives": state.start_lives,
             "rows": sheet_cells(rows, state.start_lives),
             "game": game,
-            "pdf_url": reverse("game-sheet-pdf", args=[game.club.key, game.id]),
+            "page": page,
+            "sheet_url": reverse("game-sheet", args=[game.club.key, game.id]),
+            "pdf_url": reverse("game-sheet-pdf", args=[game.club.key, game.id])
+            + (f"?before={before}" if before else ""),
         },
     )
+
+
+def _before(request: HttpRequest) -> int | None:
+    try:
+        return read_whole(request.GET.get("before", ""), "before", "before", 1, 10**6)
+    except InputError:
+        return None
