@@ -9,6 +9,7 @@ import os
 
 from gunicorn.glogging import Logger
 
+from scorekeeper.lib.logs import RepeatsOnce
 from scorekeeper.lib.redact import RedactKeys, redact
 
 wsgi_app = "config.wsgi:application"
@@ -26,11 +27,13 @@ accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-") or None  # empty: no access 
 
 class RedactingLogger(Logger):
     """gunicorn's logs, with every club key taken out: of paths and referrers in the access
-    log, and of everything in the error log (a bad request's line, a worker's traceback)."""
+    log, and of everything in the error log (a bad request's line, a worker's traceback); a
+    line of the error log that repeats is written once, with a count."""
 
     def setup(self, cfg):
         super().setup(cfg)
         self.error_log.addFilter(RedactKeys())
+        self.error_log.addFilter(RepeatsOnce())
 
     def atoms(self, resp, req, environ, request_time):
         atoms = super().atoms(resp, req, environ, request_time)

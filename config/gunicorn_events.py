@@ -12,7 +12,7 @@ from config.gunicorn import RedactingLogger, own_control_socket
 
 wsgi_app = "config.asgi:application"
 bind = os.environ.get("KNOCK_EVENTS_BIND", "127.0.0.1:8001")
-worker_class = "asgi"
+worker_class = "config.events_worker.EventsWorker"
 # Each process has one watcher, which asks the database about its streams' games four times a
 # second; one process holds thousands of streams.
 workers = int(os.environ.get("KNOCK_EVENTS_WORKERS", 1))

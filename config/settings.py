@@ -191,9 +191,15 @@ SECURE_HSTS_PRELOAD = HTTPS
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_keys": {"()": "scorekeeper.lib.redact.RedactKeys"}},
+    "filters": {
+        "redact_keys": {"()": "scorekeeper.lib.redact.RedactKeys"},
+        "repeats_once": {"()": "scorekeeper.lib.logs.RepeatsOnce"},
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "filters": ["redact_keys"]},
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["redact_keys", "repeats_once"],
+        },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
     "loggers": {

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import uuid
 import weakref
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -27,12 +29,18 @@ from typing import Any
 
 from django.db import DatabaseError, close_old_connections, connection
 
+from .lib.files import most_connections
 from .models import Game
 
 log = logging.getLogger(__name__)
 
 TICK = 0.25  # seconds between the watcher's queries: how late, at most, a stream hears news
-HEARTBEAT = 20  # a comment this often keeps a proxy from closing a quiet stream
+# A beat this often keeps a proxy from closing a quiet stream, and tells the page the stream is
+# alive: a page that hears nothing for longer polls again (static/js/app.js).
+HEARTBEAT = int(os.environ.get("KNOCK_EVENTS_HEARTBEAT", "20"))
+# No client holds more streams than this (a family's phones, a club night's tablets): past it a
+# stream is answered 503, try again later. Behind a proxy, the client is the address it gives.
+PER_CLIENT = int(os.environ.get("KNOCK_STREAMS_PER_CLIENT", "32"))
 # A stream ends after about this long (give or take a tenth, so that streams opened together do
 # not end together); the page opens another, and its link is checked again.
 LIFETIME = 600
@@ -73,6 +81,8 @@ class Watcher:
         self.tick = tick
         self.games: dict[uuid.UUID, _Watched] = {}
         self.queries = 0  # how many times the watcher read the versions
+        self.streams: Counter[str] = Counter()  # the streams open, by client
+        self.failures = 0  # reads of the versions that failed in a row
         # All the watcher's database work, and the streams' checks of their links, run on this one
         # thread, so each process holds one database connection for all its streams.
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="knock-watcher")
@@ -85,6 +95,20 @@ class Watcher:
             self._thread, partial(_on_one_connection, function, *args)
         )
 
+    def admit(self, client: str) -> Admission | None:
+        """A stream for ``client``, if it may open one: no client holds more than
+        ``PER_CLIENT`` streams, and the process no more than ``most_streams()``, so that one
+        client cannot take every file the process may open (each stream is one)."""
+        if self.streams[client] >= PER_CLIENT or self.streams.total() >= most_streams():
+            return None
+        self.streams[client] += 1
+        return Admission(self, client)
+
+    def _release(self, client: str) -> None:
+        self.streams[client] -= 1
+        if self.streams[client] <= 0:
+            del self.streams[client]
+
     async def news(
         self,
         game_id: uuid.UUID,
@@ -92,10 +116,13 @@ class Watcher:
         version: int,
         heartbeat: float = HEARTBEAT,
         lifetime: float = LIFETIME,
+        admitted: Admission | None = None,
     ) -> AsyncIterator[bytes]:
         """A stream's events for a page that last heard of version ``heard`` of a game now at
         ``version``: at once if the page is behind, then at every change, for ``lifetime``
-        seconds, with a comment every ``heartbeat`` seconds while nothing happens."""
+        seconds, with a beat every ``heartbeat`` seconds while nothing happens (the page polls
+        again when it hears nothing for longer). Its ``admitted`` place (``admit``) is let go
+        when it ends."""
         watched = self._follow(game_id, version)
         try:
             yield f"retry: {random.randint(*RETRY)}\n\n".encode()
@@ -114,9 +141,11 @@ class Watcher:
                 try:
                     await asyncio.wait_for(watched.changed.wait(), min(heartbeat, left))
                 except TimeoutError:
-                    yield b": still here\n\n"
+                    yield b"event: beat\ndata: still here\n\n"
         finally:
             self._unfollow(game_id)
+            if admitted is not None:
+                admitted.release()
 
     def _follow(self, game_id: uuid.UUID, version: int) -> _Watched:
         watched = self.games.get(game_id)
@@ -145,9 +174,14 @@ class Watcher:
                 break
             try:
                 versions = await self.run(_versions, ids)
-            except DatabaseError:
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # any fault: the streams must go on hearing once it is mended
+                self.failures += 1
                 log.exception("the live watcher could not read the games' versions")
+                await asyncio.sleep(min(10.0, self.tick * 2**self.failures))  # backs off
                 continue
+            self.failures = 0
             self.queries += 1
             for game_id in ids:
                 watched = self.games.get(game_id)
@@ -161,6 +195,30 @@ class Watcher:
             self._task.cancel()
         self._thread.submit(lambda: connection.close()).result()  # the thread's own connection
         self._thread.shutdown()
+
+
+class Admission:
+    """One stream's place among its client's: let go once, when the stream ends, or when its
+    response is dropped before the stream began (a client gone at once)."""
+
+    def __init__(self, watcher: Watcher, client: str) -> None:
+        self._watcher: Watcher | None = watcher
+        self.client = client
+
+    def release(self) -> None:
+        if self._watcher is not None:
+            self._watcher._release(self.client)
+            self._watcher = None
+
+    def follows(self, stream: object) -> None:
+        """Let go when ``stream`` is dropped, if it never ran to its end."""
+        weakref.finalize(stream, self.release)
+
+
+def most_streams() -> int:
+    """The streams one process holds: a few below its connections, so that a health check still
+    gets in, or ``KNOCK_MOST_STREAMS`` if that is fewer."""
+    return min(most_connections() - 8, int(os.environ.get("KNOCK_MOST_STREAMS", "100000")))
 
 
 def _versions(ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:

@@ -1,3 +1,5 @@
+import logging
+
 import pytest
 from django.utils import translation
 
@@ -17,3 +19,15 @@ def _each_test_starts_in_english():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _each_test_logs_afresh():
+    # A line logged once is not written again for a minute (scorekeeper.lib.logs): a test that
+    # reads the log must see its own lines, whatever an earlier test logged.
+    from scorekeeper.lib.logs import RepeatsOnce
+
+    for handler in logging.getLogger().handlers + logging.getLogger("django").handlers:
+        for kept in handler.filters:
+            if isinstance(kept, RepeatsOnce):
+                kept.seen.clear()

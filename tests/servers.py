@@ -2,6 +2,7 @@
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -47,18 +48,41 @@ def server_environment(debug: bool = False) -> dict[str, str]:
     return env
 
 
+class Served(str):
+    """A server's address, which knows its process group (to stop or freeze it)."""
+
+    def __new__(cls, url: str, group: int):
+        served = super().__new__(cls, url)
+        served.group = group
+        return served
+
+
 @contextmanager
-def app_server(env: dict[str, str], config: str = "config/gunicorn.py", *options: str):
+def app_server(
+    env: dict[str, str],
+    config: str = "config/gunicorn.py",
+    *options: str,
+    files: int | None = None,
+    log: Path | None = None,
+):
+    """A gunicorn on a free port; ``files`` limits the files each of its processes may open,
+    ``log`` takes its error log."""
     port = free_port()
     if config == "config/gunicorn.py":
         options = ("--workers", "1", "--threads", "2", *options)
+
+    def limit_files():
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", config, "--bind", f"127.0.0.1:{port}", *options],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log.open("wb") if log else subprocess.DEVNULL,
         start_new_session=True,
+        preexec_fn=limit_files,
     )
     try:
         deadline = time.monotonic() + 30
@@ -70,7 +94,7 @@ def app_server(env: dict[str, str], config: str = "config/gunicorn.py", *options
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise RuntimeError("the app server did not start") from None
                 time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}"
+        yield Served(f"http://127.0.0.1:{port}", server.pid)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=20)

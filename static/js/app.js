@@ -52,21 +52,32 @@
   const SPREAD = 250; // ms over which the phones told of a change ask for it
 
   /* A game's page with its stream of news open (server-sent events) hears of a change at once,
-   * so it skips the polls its clock asks for, and polls again as soon as the stream drops. */
+   * so it skips the polls its clock asks for, and polls again as soon as the stream drops, or
+   * says nothing for longer than its beat and a margin (data-quiet, from scorekeeper/live.py):
+   * a stream can look open long after the server or the Wi-Fi behind it went. */
+  const quiet = () => {
+    const stream = document.querySelector("[data-quiet]");
+    return stream ? Number(stream.dataset.quiet) : 0;
+  };
+  const heard = () => (root.dataset.heard = String(Date.now()));
   document.addEventListener("htmx:sseOpen", () => {
     root.dataset.live = "1";
+    heard();
   });
+  document.addEventListener("htmx:sseMessage", heard);
   for (const name of ["htmx:sseError", "htmx:sseClose"]) {
     document.addEventListener(name, () => delete root.dataset.live);
   }
-  // A stream can look open long after the Wi-Fi went: the phone's word that it is offline
-  // is enough to poll again (until a stream opens anew).
+  // The phone's word that it is offline is enough to poll again (until a stream opens anew).
   window.addEventListener("offline", () => delete root.dataset.live);
+  const streamLive = () => root.dataset.live && Date.now() - Number(root.dataset.heard) < quiet();
   document.addEventListener("htmx:confirm", (event) => {
     const poll = event.target;
     if (!poll.hasAttribute("data-poll")) return;
     const cause = event.detail.triggeringEvent;
-    if (cause && cause.type === "sse:changed") {
+    if (cause && cause.type === "sse:beat") {
+      event.preventDefault(); // the stream is alive, and nothing changed
+    } else if (cause && cause.type === "sse:changed") {
       // The news says the game's version: the page redraws itself if it shows another one,
       // without asking the poll first. Every phone at the table (and at every table the same
       // tick told) hears it at once: each waits a moment of its own, so they do not all ask
@@ -83,7 +94,7 @@
         else document.body.dispatchEvent(new CustomEvent("game-changed"));
       };
       if (news !== poll.dataset.version) window.setTimeout(redraw, Math.random() * SPREAD);
-    } else if (!cause && root.dataset.live) {
+    } else if (!cause && streamLive()) {
       event.preventDefault(); // the clock's poll, while the stream is open
     }
   });

@@ -1,6 +1,8 @@
 """Two phones (two browser contexts) on one game, as at a real table."""
 
+import os
 import re
+import signal
 
 import pytest
 from playwright.sync_api import expect
@@ -89,17 +91,23 @@ def test_the_view_link_follows_the_game_and_cannot_record(two_phones, live_serve
     assert Round.objects.count() == 1
 
 
+def live_page(browser, url):
+    """A phone on a game's page with its stream open, and the polls it sends from now on."""
+    context, page = open_phone(browser)
+    asks = []
+    page.on("request", lambda r: asks.append(r.url) if "/version" in r.url else None)
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-live", "1")
+    asks.clear()
+    return context, page, asks
+
+
 def test_a_page_with_its_stream_open_hears_news_at_once_and_polls_only_when_it_drops(browser):
     """Under the events server (gunicorn's asgi worker, here serving the pages too) a page opens
     a stream of news and stops polling; when the connection drops it polls until it is back."""
     game = make_game()
     with app_server(server_environment(debug=True), "config/gunicorn_events.py") as base:
-        context, page = open_phone(browser)
-        asks = []
-        page.on("request", lambda r: asks.append(r.url) if "/version" in r.url else None)
-        page.goto(base + game.get_absolute_url())
-        expect(page.locator("html")).to_have_attribute("data-live", "1")
-        asks.clear()
+        context, page, asks = live_page(browser, base + game.get_absolute_url())
         page.wait_for_timeout(4_500)
         assert asks == []  # two polls would have gone by now
 
@@ -129,4 +137,23 @@ def test_a_page_with_its_stream_open_hears_news_at_once_and_polls_only_when_it_d
         game = Game.objects.get(id=game.id)
         play.record_round(game, knock(game, "Ann", ["Ben"]))
         expect(page.locator("#table h1")).to_have_text("Round 4", timeout=3_000)
+        context.close()
+
+
+def test_a_page_whose_stream_falls_silent_polls_again(browser):
+    """A stream can look open long after its server stopped answering (a server hung, a proxy
+    that dropped the connection without a word): a page that hears no beat for longer than the
+    beat and a margin polls again."""
+    game = make_game()
+    env = server_environment(debug=True) | {"KNOCK_EVENTS_HEARTBEAT": "1"}  # quiet after 6 s
+    with app_server(env, "config/gunicorn_events.py") as base:
+        context, page, asks = live_page(browser, base + game.get_absolute_url())
+        page.wait_for_timeout(4_000)
+        assert asks == []  # beats every second: the stream is trusted
+        os.killpg(base.group, signal.SIGSTOP)  # the server says nothing more, and closes nothing
+        try:
+            page.wait_for_timeout(9_000)
+            assert asks  # the page asked again by its poll
+        finally:
+            os.killpg(base.group, signal.SIGCONT)
         context.close()

@@ -83,14 +83,16 @@ def test_a_stream_says_at_once_when_the_page_is_behind_and_then_at_each_change()
     assert run(test) < 1.0
 
 
-def test_a_page_that_is_up_to_date_hears_nothing_but_a_comment_now_and_then():
+def test_a_page_that_is_up_to_date_hears_nothing_but_a_beat_now_and_then():
     game = make_game()
 
     async def test(watcher):
         stream = watcher.news(game.id, heard=0, version=0, heartbeat=0.05, lifetime=0.3)
         chunks = [chunk async for chunk in stream]
         assert RETRY_LINE.fullmatch(chunks[0])
-        assert set(chunks[1:]) == {b": still here\n\n"}  # no event: nothing changed
+        assert set(chunks[1:]) == {
+            b"event: beat\ndata: still here\n\n"
+        }  # only beats: nothing changed
         assert 3 <= len(chunks) - 1 <= 7  # and the stream ends after its lifetime
 
     run(test)
@@ -217,4 +219,4 @@ def test_a_server_that_cannot_hold_streams_says_so_and_the_page_polls(client):
         page = client.get(url).content.decode()
         events = reverse("game-events", args=[game.club.key, game.id])
         assert f'hx-ext="sse" sse-connect="{events}?v=0"' in page
-        assert 'hx-trigger="every 2s, sse:changed"' in page
+        assert 'hx-trigger="every 2s, sse:changed, sse:beat"' in page

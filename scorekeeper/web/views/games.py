@@ -33,7 +33,7 @@ from ...rules.errors import InputError
 from ...rules.game import GameState, Step
 from ...rules.numbers import read_whole
 from ...rules.resolve import SHOWN_BY_ONE
-from ..access import Link, club_link, game_link, url_link
+from ..access import Link, client_address, club_link, game_link, url_link
 from ..forms.games import GameNameForm, NewGameForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
 
@@ -64,6 +64,8 @@ def links(game: Game, link: Link) -> dict[str, object]:
         "log_url": link.url("round-log", game.id),
         "poll_url": link.url("game-version", game.id),
         "events_url": link.url("game-events", game.id),
+        # How long a stream may say nothing before the page polls again: its beat, and a margin.
+        "quiet_ms": (live.HEARTBEAT + 5) * 1000,
     }
 
 
@@ -179,7 +181,15 @@ async def game_events(
     version = await news.run(Game.objects.version_opened_by, game_id, link.key, link.read_only)
     if version is None:
         raise Http404(_("No such game"))
-    stream = news.news(game_id, _heard(request), version)
+    admitted = news.admit(client_address(request))
+    if admitted is None:
+        # This client (or this process) holds as many streams as it may: the page polls, and
+        # its stream tries again later.
+        busy = HttpResponse(status=503, content_type="text/plain")
+        busy["Retry-After"] = str(live.LIFETIME // 10)
+        return busy
+    stream = news.news(game_id, _heard(request), version, admitted=admitted)
+    admitted.follows(stream)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
