@@ -182,6 +182,8 @@ HTTPS = env_flag("DJANGO_HTTPS", not DEBUG)
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = HTTPS and env_flag("DJANGO_SSL_REDIRECT", True)
+# The health check is asked by the box itself (a supervisor, a load balancer), on plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000" if HTTPS else "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS

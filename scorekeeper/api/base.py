@@ -21,9 +21,6 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
 from ..rules.errors import InputError
-from .schemas import (
-    ErrorOut,
-)
 
 MAX_BODY = 64 * 1024
 
@@ -207,18 +204,23 @@ def _refusal(request: HttpRequest, exc: Refusal) -> HttpResponse:
 
 
 @api.exception_handler(Http404)
-@api.exception_handler(AuthenticationError)
 def _not_found(request: HttpRequest, exc: Exception) -> HttpResponse:
-    # A wrong key and a missing one look the same: a club's existence is not revealed.
+    # A club's key that does not open what the request names: whether it exists, as another
+    # club's or at all, is not revealed.
     return error(_("no such club or game for this key"), "Authorization", 404)
+
+
+@api.exception_handler(AuthenticationError)
+def _no_key(request: HttpRequest, exc: Exception) -> HttpResponse:
+    # No key, or one that opens no club: the answer says nothing of any club, and what to send.
+    answer = error(_("send a club's key: Authorization: Bearer <key>"), "Authorization", 401)
+    answer["WWW-Authenticate"] = "Bearer"
+    return answer
 
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     return error(exc.message, "body", exc.status_code)
-
-
-REFUSALS = {400: ErrorOut, 413: ErrorOut, 415: ErrorOut}
 
 
 def not_found(request: HttpRequest, path: str = "") -> HttpResponse:

@@ -1,6 +1,7 @@
 """The JSON API for clubs and games (version 1). A club's key travels as
-``Authorization: Bearer <key>``; a wrong or missing key is a 404, so a club's existence is not
-revealed."""
+``Authorization: Bearer <key>``: without one, or with one that opens no club, the answer is 401;
+with a club's key that does not open what the request names it is 404, so whether another club
+or game exists is not revealed."""
 
 from __future__ import annotations
 
@@ -10,18 +11,21 @@ from django.conf import settings
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Status
+from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 
 from .. import play
 from ..models import Club, Game, RoundInputs
 from ..play import AlreadyRecorded, StaleGame
-from ..reports.stats import club_stats, stats_filters
-from ..rules import build_rules
+from ..reports.stats import DAY, club_stats, stats_filters
+from ..rules import PRESETS, build_rules
 from ..rules.cards import CardError, parse_cards
 from ..rules.errors import InputError
 from ..web.access import client_digest
 from .schemas import (
+    KEYED,
+    REFUSALS,
     ClubIn,
     ClubOut,
     ErrorOut,
@@ -37,7 +41,6 @@ from .schemas import (
 from .serialise import game_data, round_data, state_data
 
 router = Router()
-REFUSALS = {400: ErrorOut, 404: ErrorOut, 413: ErrorOut, 415: ErrorOut}
 
 
 class ClubKey(HttpBearer):
@@ -48,19 +51,23 @@ class ClubKey(HttpBearer):
 
 
 def club_from(request: HttpRequest, club_id: str) -> Club:
-    """The club, if the request holds its key; 404 otherwise (a wrong key and a missing club
-    are not told apart, nor an id that is no club's)."""
+    """The club, if the request holds its key: 401 for a key that opens no club, 404 for one
+    that opens another (whether the club named exists is not revealed)."""
     club = Club.objects.opened_by(request.auth)  # type: ignore[attr-defined]
-    if club is None or str(club.pk) != club_id.lower():
+    if club is None:
+        raise AuthenticationError
+    if str(club.pk) != club_id.lower():
         raise Http404("No such club")
     return club
 
 
 def game_from(request: HttpRequest, game_id: str) -> Game:
-    """The game, if the request holds its club's key; 404 otherwise (no game, or another
-    club's: the two are not told apart)."""
+    """The game, if the request holds its club's key: 401 for a key that opens no club, 404
+    for a game that is not its club's (none, or another club's: the two are not told apart)."""
     game = Game.objects.opened_by(game_id, request.auth)  # type: ignore[attr-defined]
     if game is None:
+        if Club.objects.opened_by(request.auth) is None:  # type: ignore[attr-defined]
+            raise AuthenticationError
         raise Http404("No such game")
     return game
 
@@ -97,7 +104,7 @@ def with_lives(spec: dict[str, Any], lives: int | None) -> dict[str, Any]:
 
 @router.post(
     "/clubs/{club}/games",
-    response={201: GameOut, **REFUSALS},
+    response={201: GameOut, **KEYED},
     auth=ClubKey(),
     url_name="club-games",
 )
@@ -119,7 +126,7 @@ def create_game(request: HttpRequest, club: str, payload: GameIn):
 
 @router.get(
     "/games/{game}",
-    response={200: GameOut, 400: ErrorOut, 404: ErrorOut},
+    response={200: GameOut, 400: ErrorOut, 401: ErrorOut, 404: ErrorOut},
     auth=ClubKey(),
     url_name="game",
 )
@@ -166,7 +173,7 @@ def _engine_field(game: Game, refusal: InputError) -> str:
 
 @router.post(
     "/games/{game}/rounds",
-    response={200: RecordOut, 409: StaleOut, **REFUSALS},
+    response={200: RecordOut, 409: StaleOut, **KEYED},
     auth=ClubKey(),
     url_name="rounds",
 )
@@ -204,7 +211,7 @@ def _stale(game: Game, client_id: str = "") -> Status:
 
 @router.post(
     "/games/{game}/undo",
-    response={200: GameStateOut, 409: StaleOut, **REFUSALS},
+    response={200: GameStateOut, 409: StaleOut, **KEYED},
     auth=ClubKey(),
     url_name="undo",
 )
@@ -226,7 +233,7 @@ def _set_aside(request: HttpRequest, game: str, **change: bool) -> dict[str, Any
 
 @router.post(
     "/games/{game}/abandon",
-    response={200: GameStateOut, **REFUSALS},
+    response={200: GameStateOut, **KEYED},
     auth=ClubKey(),
     url_name="abandon",
 )
@@ -235,20 +242,21 @@ def abandon(request: HttpRequest, game: str):
     return _set_aside(request, game, abandoned=True)
 
 
-@router.delete(
-    "/games/{game}",
-    response={200: GameStateOut, **REFUSALS},
+@router.post(
+    "/games/{game}/delete",
+    response={200: GameStateOut, **KEYED},
     auth=ClubKey(),
     url_name="delete",
 )
 def delete(request: HttpRequest, game: str):
-    """Put the game in the club's bin: restorable for 30 days, then removed for good."""
+    """Put the game in the club's bin: restorable for 30 days, then removed for good. (A POST,
+    as abandon and restore are, not a DELETE: the game is still there, to read and restore.)"""
     return _set_aside(request, game, deleted=True)
 
 
 @router.post(
     "/games/{game}/restore",
-    response={200: GameStateOut, **REFUSALS},
+    response={200: GameStateOut, **KEYED},
     auth=ClubKey(),
     url_name="restore",
 )
@@ -262,15 +270,28 @@ __all__ = ["router"]
 
 @router.get(
     "/clubs/{club}/stats",
-    response={200: StatsOut, 404: ErrorOut, **REFUSALS},
+    response={200: StatsOut, **KEYED},
     auth=ClubKey(),
     url_name="club-stats",
 )
 def club_stats_api(
     request: HttpRequest,
     club: str,
-    preset: str | None = None,
-    since: str | None = None,
+    # Empty, as a form leaves a filter it was not given, is no filter.
+    preset: Annotated[
+        str | None, WithJsonSchema({"type": "string", "enum": ["", *PRESETS]})
+    ] = None,
+    since: Annotated[
+        str | None,
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {"type": "string", "format": "date", "pattern": DAY.pattern},
+                    {"type": "string", "maxLength": 0},
+                ]
+            }
+        ),
+    ] = None,
     page: Annotated[int, Field(ge=1, le=10**4)] = 1,
 ):
     """Each player's numbers across the club's games, filtered by rule set and start date, a

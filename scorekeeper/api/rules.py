@@ -14,11 +14,10 @@ from ..rules.cards import CardError, check_hand, parse_cards
 from ..rules.errors import InputError
 from ..rules.resolve import refuse_a_stray_choice
 from ..rules.ruleset import RuleSet
-from .schemas import ErrorOut, EvaluateIn, HandOut, RuleSetsOut, ShowdownIn, ShowdownOut
+from .schemas import REFUSALS, EvaluateIn, HandOut, RuleSetsOut, ShowdownIn, ShowdownOut
 from .serialise import hand_data, result_data
 
 router = Router()
-REFUSALS = {400: ErrorOut, 413: ErrorOut, 415: ErrorOut}
 
 
 @router.get("/rulesets", response=RuleSetsOut, url_name="rulesets")

@@ -48,6 +48,8 @@ def _text(message: str, longest: int, empty: bool = False) -> Callable[[Any], st
 
 def _whole(message: str) -> Callable[[Any], int]:
     def read(value: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # 3.0 is the whole number 3, to JSON as to its schemas
         if isinstance(value, bool) or not isinstance(value, int) or not -1 < value < 10_000:
             raise _refuse(message)
         return value
@@ -116,28 +118,49 @@ def _string(schema: dict[str, Any] | None = None, **extra: Any) -> WithJsonSchem
     return WithJsonSchema({"type": "string", **(schema or {}), **extra})
 
 
-Name = Annotated[str, BeforeValidator(_NAME), _string(minLength=1, maxLength=100)]
+# What ``_text`` refuses, in the JSON schemas' words: control characters, and for a text that
+# may not be empty, nothing but spaces (the spaces str.strip() takes away). It also refuses
+# lone surrogates, which a JSON schema's pattern cannot name.
+_CLEAN = "[^\\u0000-\\u001F\\u007F-\\u009F]"
+_SHOWN = (
+    "[^\\u0000-\\u0020\\u007F-\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]"
+)
+CLEAN = f"^{_CLEAN}*$"
+SOME = f"^{_CLEAN}*{_SHOWN}{_CLEAN}*$"
+
+
+Name = Annotated[str, BeforeValidator(_NAME), _string(pattern=SOME, maxLength=100)]
 Names = Annotated[
     list[str],
     BeforeValidator(_names),
-    WithJsonSchema({"type": "array", "items": {"type": "string"}, "maxItems": 20}),
+    WithJsonSchema(
+        {
+            "type": "array",
+            "items": {"type": "string", "pattern": SOME, "maxLength": 100},
+            "maxItems": 20,
+        }
+    ),
 ]
 ClubName = Annotated[
     str,
     BeforeValidator(_text(gettext_noop("a club needs a name"), 100)),
-    _string(minLength=1, maxLength=100),
+    _string(pattern=SOME, maxLength=100),
 ]
 Choice = Annotated[
     str,
     BeforeValidator(_text(gettext_noop("a choice is one of the ids the table was offered"), 40)),
-    _string(description="The table's pick among the choices of an earlier answer", maxLength=40),
+    _string(
+        description="The table's pick among the choices of an earlier answer",
+        pattern=SOME,
+        maxLength=40,
+    ),
 ]
 ClientId = Annotated[
     str,
     BeforeValidator(
         _text(gettext_noop("a client id is text of at most 64 characters"), 64, empty=True)
     ),
-    _string(description="Made once per tap: a repeat is applied once", maxLength=64),
+    _string(description="Made once per tap: a repeat is applied once", pattern=CLEAN, maxLength=64),
 ]
 Cards = Annotated[
     str | list[str],
@@ -145,8 +168,18 @@ Cards = Annotated[
     WithJsonSchema(
         {
             "oneOf": [
-                {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3},
-                {"type": "string", "description": "Cards separated by spaces or commas"},
+                {
+                    "type": "array",
+                    "items": {"type": "string", "pattern": CLEAN, "maxLength": 6},
+                    "minItems": 3,
+                    "maxItems": 3,
+                },
+                {
+                    "type": "string",
+                    "description": "Cards separated by spaces or commas",
+                    "pattern": CLEAN,
+                    "maxLength": 60,
+                },
             ],
             "description": "Rank then suit: AS, 10h, Th, K♦, 7c",
             "examples": [["AS", "KS", "9D"]],
@@ -331,7 +364,8 @@ class GameIn(Strict):
         WithJsonSchema(
             {
                 "type": "array",
-                "items": {"type": "string", "maxLength": 60},
+                "items": {"type": "string", "pattern": SOME, "maxLength": 60},
+                "maxItems": 20,
                 "description": "Names in seat order, clockwise",
             }
         ),
@@ -404,6 +438,12 @@ class UndoIn(Strict):
 class ErrorOut(BaseModel):
     error: str
     field: str = Field(examples=["players[1].cards"])
+
+
+# The answers any endpoint may give to a body it cannot take; one that needs a club's key also
+# answers 401 without one and 404 for a key that does not open what it names.
+REFUSALS: dict[int, type[BaseModel]] = {400: ErrorOut, 413: ErrorOut, 415: ErrorOut}
+KEYED: dict[int, type[BaseModel]] = {**REFUSALS, 401: ErrorOut, 404: ErrorOut}
 
 
 class RuleSetOut(BaseModel):

@@ -17,13 +17,19 @@ def keep_the_table_after_each_round(apps, schema_editor):
         state = start(rules, names, game.first_dealer)
         rounds = list(game.rounds.filter(state="active").order_by("number"))
         for r in rounds:
-            step = play(rules, state, RoundInput(
-                r.ending, r.knocker, tuple(r.shown_by),
-                None if r.lowest is None else tuple(r.lowest),
-                None if r.hands is None else {int(k): v for k, v in r.hands.items()},
-                r.choice or None,
-                None if r.losses is None else {int(k): v for k, v in r.losses.items()},
-            ))  # fmt: skip
+            step = play(
+                rules,
+                state,
+                RoundInput(
+                    r.ending,
+                    r.knocker,
+                    tuple(r.shown_by),
+                    None if r.lowest is None else tuple(r.lowest),
+                    None if r.hands is None else {int(k): v for k, v in r.hands.items()},
+                    r.choice or None,
+                    None if r.losses is None else {int(k): v for k, v in r.losses.items()},
+                ),
+            )
             if step.result.result == "table_decides":
                 break
             state = advance(state, step)

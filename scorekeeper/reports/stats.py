@@ -7,6 +7,7 @@ its games were.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
@@ -110,6 +111,9 @@ def _lower_bound(wins: int, games: int, z: float = 1.0) -> float:
     return (centre - spread) / (1 + z * z / games)
 
 
+DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # a day as the filters write it: 2026-12-01
+
+
 def stats_filters(preset: str | None, since: str | None) -> tuple[str | None, date | None]:
     """The filters as a page or the API sends them; refuses what it cannot read, naming it."""
     if preset and preset not in PRESETS:
@@ -117,6 +121,8 @@ def stats_filters(preset: str | None, since: str | None) -> tuple[str | None, da
             _("the rules are one of %(presets)s") % {"presets": ", ".join(PRESETS)}, "preset"
         )
     try:
+        if since and not DAY.fullmatch(since):
+            raise ValueError(since)
         day = date.fromisoformat(since) if since else None
     except ValueError:
         raise InputError(_("a date is written YYYY-MM-DD"), "since") from None

@@ -245,6 +245,7 @@ def test_the_openapi_description_names_every_endpoint(client):
         "/api/v1/games/{game}/undo",
         "/api/v1/clubs/{club}/stats",
         "/api/v1/games/{game}/abandon",
+        "/api/v1/games/{game}/delete",
         "/api/v1/games/{game}/restore",
     }
     endings = spec["components"]["schemas"]["ShowdownIn"]["properties"]["ending"]["enum"]

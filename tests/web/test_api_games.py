@@ -95,23 +95,35 @@ def test_the_game_can_be_read(client, club, game):
 
 
 @pytest.mark.parametrize("key", [None, "wrong", ""])
-def test_a_wrong_or_missing_key_is_a_404_and_changes_nothing(client, club, game, key):
+def test_no_key_or_one_that_opens_no_club_is_a_401_and_changes_nothing(client, club, game, key):
     headers = {"Authorization": f"Bearer {key}"} if key is not None else {}
-    assert client.get(f"/api/v1/games/{game['id']}", headers=headers).status_code == 404
+    answer = client.get(f"/api/v1/games/{game['id']}", headers=headers)
+    assert answer.status_code == 401 and answer["WWW-Authenticate"] == "Bearer"
+    assert answer.json()["field"] == "Authorization"
     body = {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"]}
-    assert post(client, rounds_url(game), body, key).status_code == 404
-    assert post(client, f"/api/v1/games/{game['id']}/undo", {}, key).status_code == 404
+    assert post(client, rounds_url(game), body, key).status_code == 401
+    assert post(client, f"/api/v1/games/{game['id']}/undo", {}, key).status_code == 401
     new_game = {"rules": "scat", "players": ["Ann", "Ben"]}
-    assert post(client, f"/api/v1/clubs/{club['id']}/games", new_game, key).status_code == 404
+    assert post(client, f"/api/v1/clubs/{club['id']}/games", new_game, key).status_code == 401
+    # The same for a game or a club that does not exist: nothing is told about either.
+    nothing = "00000000-0000-0000-0000-000000000000"
+    assert client.get(f"/api/v1/games/{nothing}", headers=headers).status_code == 401
+    assert post(client, f"/api/v1/clubs/{nothing}/games", new_game, key).status_code == 401
     assert not Round.objects.exists() and Game.objects.count() == 1
 
 
-def test_another_clubs_key_does_not_open_this_game(client, game):
+def test_another_clubs_key_does_not_open_this_game_nor_tell_it_exists(client, club, game):
     other = post(client, "/api/v1/clubs", {"name": "Other"}).json()
-    response = client.get(
-        f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {other['key']}"}
+    headers = {"Authorization": f"Bearer {other['key']}"}
+    this_game = client.get(f"/api/v1/games/{game['id']}", headers=headers)
+    no_game = client.get("/api/v1/games/00000000-0000-0000-0000-000000000000", headers=headers)
+    assert this_game.status_code == no_game.status_code == 404
+    assert this_game.json() == no_game.json()
+    this_club = client.get(f"/api/v1/clubs/{club['id']}/stats", headers=headers)
+    no_club = client.get(
+        "/api/v1/clubs/00000000-0000-0000-0000-000000000000/stats", headers=headers
     )
-    assert response.status_code == 404
+    assert this_club.status_code == no_club.status_code == 404
 
 
 @pytest.mark.parametrize(

@@ -92,8 +92,9 @@ def test_recording_undoing_and_the_game_over_summary_stay_bounded_too(client):
     club, game = a_club(players=5, rounds=MOST_ROUNDS - 1)
     url = f"/c/{club.key}/g/{game.id}/"
     with CaptureQueriesContext(connection) as queries:
-        answer = client.post(url + "record", {"ending": "stock_out", "confirm": "1",
-                                              "version": str(game.version)})  # fmt: skip
+        answer = client.post(
+            url + "record", {"ending": "stock_out", "confirm": "1", "version": str(game.version)}
+        )
     assert answer.status_code == 302 and len(queries) <= 8
     assert reloaded(game).round_count == MOST_ROUNDS
 
@@ -109,10 +110,14 @@ def test_a_game_refuses_a_round_beyond_its_limit_naming_it(client):
         headers={"Authorization": f"Bearer {club.key}"},
     )
     assert answer.status_code == 400
-    assert answer.json() == {"error": "a game has at most 2,000 rounds: start a new game to go on",
-                             "field": "ending"}  # fmt: skip
-    page = client.post(f"/c/{club.key}/g/{game.id}/record",
-                       {"ending": "stock_out", "confirm": "1", "version": str(game.version)})  # fmt: skip
+    assert answer.json() == {
+        "error": "a game has at most 2,000 rounds: start a new game to go on",
+        "field": "ending",
+    }
+    page = client.post(
+        f"/c/{club.key}/g/{game.id}/record",
+        {"ending": "stock_out", "confirm": "1", "version": str(game.version)},
+    )
     assert "A game has at most 2,000 rounds" in page.content.decode()
     assert reloaded(game).round_count == MOST_ROUNDS
 
@@ -120,15 +125,19 @@ def test_a_game_refuses_a_round_beyond_its_limit_naming_it(client):
 def test_a_club_refuses_a_player_beyond_its_limit_naming_it(client, settings):
     settings.KNOCK_MOST_PLAYERS = 4
     club = make_club()
-    answer = client.post(f"/c/{club.key}/players/add", {"names": "Ann, Ben, Cat, Dan, Eve"},
-                         follow=True)  # fmt: skip
+    answer = client.post(
+        f"/c/{club.key}/players/add", {"names": "Ann, Ben, Cat, Dan, Eve"}, follow=True
+    )
     assert club.players.count() == 4
     assert "Eve" not in club.players.values_list("name", flat=True)
     assert answer.status_code == 200
     body = {"rules": "scat", "players": ["Ann", "Fay"]}
-    refused = client.post(f"/api/v1/clubs/{club.id}/games", json.dumps(body),
-                          content_type="application/json",
-                          headers={"Authorization": f"Bearer {club.key}"})  # fmt: skip
+    refused = client.post(
+        f"/api/v1/clubs/{club.id}/games",
+        json.dumps(body),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {club.key}"},
+    )
     assert refused.status_code == 400
     assert refused.json() == {"error": "a club has at most 4 players", "field": "players"}
 

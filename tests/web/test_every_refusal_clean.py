@@ -22,8 +22,14 @@ pytestmark = pytest.mark.django_db
 
 # Every query parameter a page or an answer reads, and every header.
 PARAMETERS = ["v", "page", "preset", "since", "players", "paper", "lives", "view", "before"]
-HEADERS = ["Last-Event-ID", "HX-Request", "HX-Target", "Accept-Language", "X-Forwarded-For",
-           "Authorization"]  # fmt: skip
+HEADERS = [
+    "Last-Event-ID",
+    "HX-Request",
+    "HX-Target",
+    "Accept-Language",
+    "X-Forwarded-For",
+    "Authorization",
+]
 # The numbers that broke readers before, and text no number reader expects.
 HOSTILE = ["9" * 5000, "²", "1e50000000", "-1", "NaN", "\u202e", "😀" * 50, "%", "x" * 5000]
 
@@ -32,13 +38,39 @@ def every_get(game: Game) -> list[str]:
     club = game.club
     secret, view = f"/c/{club.key}/", f"/v/{club.view_key}/"
     pages = ["", "stats", f"players/{game.seat_list[0].player_id}/stats", "games/new"]
-    of_game = ["", "version", "events", "log", "invite", "rules", "rules.pdf", "sheet",
-               "sheet.pdf", "referee", "rounds/1/edit"]  # fmt: skip
+    of_game = [
+        "",
+        "version",
+        "events",
+        "log",
+        "invite",
+        "rules",
+        "rules.pdf",
+        "sheet",
+        "sheet.pdf",
+        "referee",
+        "rounds/1/edit",
+    ]
     urls = [secret + page for page in pages] + [f"{secret}g/{game.id}/{p}" for p in of_game]
-    urls += [view, view + "stats", f"{view}g/{game.id}/", f"{view}g/{game.id}/version",
-             f"{view}g/{game.id}/log", f"{view}g/{game.id}/events"]  # fmt: skip
-    urls += ["/", "/referee/", "/rules/scat/", "/rules/scat.pdf", "/sheet/", "/sheet.pdf",
-             "/healthz", f"/api/v1/games/{game.id}", f"/api/v1/clubs/{club.id}/stats"]  # fmt: skip
+    urls += [
+        view,
+        view + "stats",
+        f"{view}g/{game.id}/",
+        f"{view}g/{game.id}/version",
+        f"{view}g/{game.id}/log",
+        f"{view}g/{game.id}/events",
+    ]
+    urls += [
+        "/",
+        "/referee/",
+        "/rules/scat/",
+        "/rules/scat.pdf",
+        "/sheet/",
+        "/sheet.pdf",
+        "/healthz",
+        f"/api/v1/games/{game.id}",
+        f"/api/v1/clubs/{club.id}/stats",
+    ]
     return urls
 
 
@@ -76,8 +108,12 @@ def test_a_broken_name_in_a_round_is_refused_without_repeating_it(client, where)
         else {"ending": "manual", "losses": {name: 1}}
     )
     raw = json.dumps(body)  # "\ud800" travels escaped, as JSON allows
-    answer = client.post(f"/api/v1/games/{game.id}/rounds", raw, content_type="application/json",
-                         headers={"Authorization": f"Bearer {game.club.key}"})  # fmt: skip
+    answer = client.post(
+        f"/api/v1/games/{game.id}/rounds",
+        raw,
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {game.club.key}"},
+    )
     assert answer.status_code == 400
     assert answer.json()["field"] == f"{where}[key]"
     assert not Round.objects.exists()
@@ -86,8 +122,12 @@ def test_a_broken_name_in_a_round_is_refused_without_repeating_it(client, where)
 class TestTheAPIAnswersJSON:
     def test_an_id_that_is_no_game_s_is_a_json_404(self, client):
         club = make_club()
-        for path in ["/api/v1/games/null,null", "/api/v1/games/1", f"/api/v1/clubs/{'x' * 40}/stats",
-                     "/api/v1/nowhere"]:  # fmt: skip
+        for path in [
+            "/api/v1/games/null,null",
+            "/api/v1/games/1",
+            f"/api/v1/clubs/{'x' * 40}/stats",
+            "/api/v1/nowhere",
+        ]:
             answer = client.get(path, headers={"Authorization": f"Bearer {club.key}"})
             assert answer.status_code == 404, path
             assert answer["Content-Type"].startswith("application/json")
@@ -98,29 +138,39 @@ class TestTheAPIAnswersJSON:
         assert answer.status_code == 405 and answer["Allow"] == "POST"
         assert answer.json() == {"error": "this address takes POST", "field": "method"}
 
-    @pytest.mark.parametrize("action", ["abandon", "restore"])
+    @pytest.mark.parametrize("action", ["abandon", "delete", "restore"])
     def test_a_body_less_call_needs_no_body_and_is_authorised_first(self, client, action):
         game = make_game()
         url = f"/api/v1/games/{game.id}/{action}"
-        assert client.post(url).status_code == 404  # no key: no such game, whatever the body
+        assert client.post(url).status_code == 401  # no key, whatever the body
         answer = client.post(url, headers={"Authorization": f"Bearer {game.club.key}"})
         assert answer.status_code == 200
         assert answer.json()["abandoned"] is (action == "abandon")
+        assert (answer.json()["in_bin_until"] is not None) is (action == "delete")
 
     def test_a_wrong_key_is_told_before_a_wrong_body(self, client):
         game = make_game()
         answer = client.post(f"/api/v1/games/{game.id}/rounds", "x", content_type="text/plain")
-        assert answer.status_code == 404
-        answer = client.post(f"/api/v1/games/{game.id}/rounds", "x", content_type="text/plain",
-                             headers={"Authorization": f"Bearer {game.club.key}"})  # fmt: skip
+        assert answer.status_code == 401
+        answer = client.post(
+            f"/api/v1/games/{game.id}/rounds",
+            "x",
+            content_type="text/plain",
+            headers={"Authorization": f"Bearer {game.club.key}"},
+        )
         assert answer.status_code == 415
 
 
 def test_pages_that_carry_a_key_are_neither_kept_nor_listed(client):
     game = record_knocks(make_game(), [("Ann", ["Ben"])])
     club = game.club
-    for url in [f"/c/{club.key}/", f"/c/{club.key}/g/{game.id}/", f"/c/{club.key}/g/{game.id}/log",
-                f"/v/{club.view_key}/", f"/v/{club.view_key}/g/{game.id}/"]:  # fmt: skip
+    for url in [
+        f"/c/{club.key}/",
+        f"/c/{club.key}/g/{game.id}/",
+        f"/c/{club.key}/g/{game.id}/log",
+        f"/v/{club.view_key}/",
+        f"/v/{club.view_key}/g/{game.id}/",
+    ]:
         answer = client.get(url)
         assert answer.status_code == 200
         assert answer["Cache-Control"] == "no-store"
@@ -132,9 +182,16 @@ def test_pages_that_carry_a_key_are_neither_kept_nor_listed(client):
 
 @pytest.mark.parametrize(
     "path",
-    ["/c/{key}/", "/C/{key}/", "/c//{key}/", "/%63/{key}/", "/v/{key}", "/x?key={key}",
-     "/c/{key}/g/20fa22eb-a9c7-4717-ac8d-88014fd84a99/"],
-)  # fmt: skip
+    [
+        "/c/{key}/",
+        "/C/{key}/",
+        "/c//{key}/",
+        "/%63/{key}/",
+        "/v/{key}",
+        "/x?key={key}",
+        "/c/{key}/g/20fa22eb-a9c7-4717-ac8d-88014fd84a99/",
+    ],
+)
 def test_a_key_is_taken_out_of_any_path_a_log_writes(client, caplog, path):
     club = make_club()
     url = path.format(key=club.key)
@@ -201,8 +258,9 @@ class TestTheClientsAddress:
         settings.KNOCK_CLUBS_PER_HOUR = 2
         made = 0
         for i in range(4):
-            answer = Client().post("/clubs/new", {"name": f"Club {i}"},
-                                   HTTP_X_FORWARDED_FOR=forwarded(i))  # fmt: skip
+            answer = Client().post(
+                "/clubs/new", {"name": f"Club {i}"}, HTTP_X_FORWARDED_FOR=forwarded(i)
+            )
             made += answer.status_code == 302
         return made
 
