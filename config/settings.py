@@ -148,7 +148,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT", "") or BASE_DIR / "staticfiles"
 # In development whitenoise serves straight from the app's static folders; in production from
 # the hashed, compressed files collectstatic writes to STATIC_ROOT.
 WHITENOISE_USE_FINDERS = DEBUG

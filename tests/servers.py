@@ -1,16 +1,20 @@
 """Real app servers (gunicorn, as in production) started by a test, on the test's database."""
 
+import atexit
 import json
 import os
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 from django.db import connection
@@ -22,6 +26,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@cache
+def collected_static() -> str:
+    """The hashed, compressed static files production serves, written once per test run to a
+    folder of its own (a clean clone has none, and the tree's own is not the test's to write)."""
+    root = tempfile.mkdtemp(prefix="knock-static-")
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DJANGO_STATIC_ROOT": root,
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": "collect-" + "x" * 50,
+        },
+        check=True,
+    )
+    return root
 
 
 def server_environment(debug: bool = False) -> dict[str, str]:
@@ -38,6 +62,8 @@ def server_environment(debug: bool = False) -> dict[str, str]:
         "DJANGO_LOG_LEVEL": "ERROR",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
+    if not debug:
+        env["DJANGO_STATIC_ROOT"] = collected_static()
     env.pop("DATABASE_URL", None)
     if connection.vendor == "postgresql":
         host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
