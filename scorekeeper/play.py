@@ -65,6 +65,26 @@ class StaleLink(Exception):
     """Another phone replaced this link a moment ago."""
 
 
+class Unusual(InputError):
+    """A round counted by hand that no round of the game's rules gives: kept only when the
+    table confirms it (``RoundInputs.as_counted``). ``step`` is what it would do."""
+
+    def __init__(self, step: Step) -> None:
+        super().__init__(
+            _(
+                "no round of these rules costs these lives: confirm to keep it as the table "
+                "counted it"
+            ),
+            "losses",
+        )
+        self.step = step
+
+
+def _confirmed(step: Step, inputs: RoundInputs) -> None:
+    if step.result.unusual and not inputs.as_counted:
+        raise Unusual(step)
+
+
 _one_writer = threading.Lock()
 
 
@@ -312,6 +332,7 @@ def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = Non
         step = preview_round(game, inputs)
         if step.result.result == Result.TABLE_DECIDES:
             raise InputError(_("the rules leave this open: the table must choose"), "choice")
+        _confirmed(step, inputs)
         before, after = game.state, advance(game.state, step)
         columns = _state_columns(game.version + 1, after, (before, step))
         try:
@@ -371,6 +392,7 @@ def edit_round(
         old = rounds[number - 1]
         new = Round(game=game, number=number, **inputs.stored())
         after, steps = game.steps([*rounds[: number - 1], new, *rounds[number:]])
+        _confirmed(next(step for step in steps if step.number == number), inputs)
         for step in steps:
             if step.result.result == Result.TABLE_DECIDES:
                 raise InputError(

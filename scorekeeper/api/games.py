@@ -17,7 +17,7 @@ from pydantic import Field, WithJsonSchema
 
 from .. import play
 from ..models import Club, Game, RoundInputs
-from ..play import AlreadyRecorded, StaleGame
+from ..play import AlreadyRecorded, StaleGame, Unusual
 from ..reports.stats import DAY, club_stats, stats_filters
 from ..rules import PRESETS, build_rules
 from ..rules.cards import CardError, parse_cards
@@ -160,6 +160,7 @@ def round_inputs(game: Game, payload: RoundIn) -> RoundInputs:
         losses=None
         if payload.losses is None
         else {_seat(game, n, f"losses.{n}"): lives for n, lives in payload.losses.items()},
+        as_counted=payload.as_counted,
     )
 
 
@@ -186,6 +187,14 @@ def record_round(request: HttpRequest, game: str, payload: RoundIn):
         step = play.record_round(found, inputs, seen_version=payload.version)
     except (StaleGame, AlreadyRecorded):
         return _stale(found, inputs.client_id)
+    except Unusual:
+        raise InputError(
+            _(
+                "no round of these rules costs these lives: send “as_counted”: true to keep "
+                "it as the table counted it"
+            ),
+            "losses",
+        ) from None
     except InputError as refusal:
         raise InputError(refusal.message, _engine_field(found, refusal)) from None
     return Status(200, {**state_data(found), "new_round": round_data(found.state.names, step)})

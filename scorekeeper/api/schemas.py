@@ -57,6 +57,15 @@ def _whole(message: str) -> Callable[[Any], int]:
     return read
 
 
+def _flag(message: str) -> Callable[[Any], bool]:
+    def read(value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise _refuse(message)
+        return value
+
+    return read
+
+
 def _names(value: Any) -> list[str]:
     if not isinstance(value, list) or len(value) > 20:
         raise _refuse(gettext_noop("give a list of player names"))
@@ -401,6 +410,17 @@ class RoundIn(Strict):
     )
     version: Version | None = None
     client_id: ClientId = ""
+    as_counted: Annotated[
+        bool,
+        BeforeValidator(_flag(gettext_noop("as_counted is true or false"))),
+        WithJsonSchema(
+            {
+                "type": "boolean",
+                "description": "A round counted by hand that no round of the game's rules "
+                "gives is refused unless this is true: the table confirmed it",
+            }
+        ),
+    ] = False
 
     model_config = ConfigDict(
         json_schema_extra={

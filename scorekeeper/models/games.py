@@ -411,6 +411,8 @@ class RoundInputs:
     choice: str = ""
     client_id: str = ""
     losses: dict[int, int] | None = None  # a round counted by hand: seat → lives lost
+    # The table confirmed a round counted by hand that no round of its rules gives.
+    as_counted: bool = False
 
     def as_input(self) -> RoundInput:
         return RoundInput(

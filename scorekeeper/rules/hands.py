@@ -23,6 +23,12 @@ class Hand:
         """The counted cards' ranks from the top, for a tie-break by highest card."""
         return tuple(sorted((card.order for card in self.counted), reverse=True))
 
+    @property
+    def hand_key(self) -> tuple[int, ...]:
+        """All three cards' ranks from the top, counted or not, for a tie-break by the
+        highest card in the hand."""
+        return tuple(sorted((card.order for card in self.cards), reverse=True))
+
 
 def points(value: Fraction) -> str:
     """30.5 stays 30.5 (30,5 in German); 21 stays 21."""

@@ -11,7 +11,7 @@ from .words import _, ngettext
 from .words import names as _names
 
 
-def _lowest(state: RoundState, tops: tuple[str, ...]) -> list[str]:
+def lowest_of(state: RoundState, tops: tuple[str, ...]) -> list[str]:
     """The players at the bottom: named by the table, or found from the hands entered.
     ``tops`` showed the top hand (a 31, or several players' dealt 31s), each as shown."""
     named = state.outcome.lowest
@@ -62,28 +62,10 @@ def _lowest_by_cards(state: RoundState, tops: tuple[str, ...], story: list[str])
                 )
     low = min(values.values())
     lowest = [name for name in state.playing if values[name] == low]
-    if len(lowest) > 1 and state.rules.tie_break == "highest_card":
-        if all(name in state.hands for name in lowest):
-            keys = {name: state.hands[name].tie_key for name in lowest}
-            bottom = min(keys.values())
-            broken = [name for name in lowest if keys[name] == bottom]
-            if len(broken) < len(lowest):
-                story.append(
-                    _(
-                        "%(names)s have %(value)s each; the highest counted card breaks the tie, "
-                        "leaving %(lowest)s lowest."
-                    )
-                    % {"names": _names(lowest), "value": points(low), "lowest": _names(broken)}
-                )
-                return broken
-        else:
-            story.append(
-                _(
-                    "%(names)s have %(value)s each; without their cards the tie cannot be "
-                    "broken by the highest card."
-                )
-                % {"names": _names(lowest), "value": points(low)}
-            )
+    if len(lowest) > 1 and state.rules.tie_break != "tie":
+        broken = _break_the_tie(state, lowest, low, story)
+        if len(broken) < len(lowest):
+            return broken
     if len(lowest) == 1:
         story.append(
             _("%(name)s has the lowest hand, %(value)s.")
@@ -97,6 +79,43 @@ def _lowest_by_cards(state: RoundState, tops: tuple[str, ...], story: list[str])
     return lowest
 
 
+def _break_the_tie(
+    state: RoundState, lowest: list[str], low: Fraction, story: list[str]
+) -> list[str]:
+    """Equal totals broken by the highest card (of the counted cards, or of the whole hand),
+    then the next, when every tied hand is known."""
+    said = {"names": _names(lowest), "value": points(low)}
+    if not all(name in state.hands for name in lowest):
+        story.append(
+            _(
+                "%(names)s have %(value)s each; without their cards the tie cannot be "
+                "broken by the highest card."
+            )
+            % said
+        )
+        return lowest
+    in_hand = state.rules.tie_break == "highest_in_hand"
+    keys = {
+        name: state.hands[name].hand_key if in_hand else state.hands[name].tie_key
+        for name in lowest
+    }
+    bottom = min(keys.values())
+    broken = [name for name in lowest if keys[name] == bottom]
+    if len(broken) < len(lowest):
+        if in_hand:
+            told = _(
+                "%(names)s have %(value)s each; the highest card in the hand breaks the tie, "
+                "leaving %(lowest)s lowest."
+            )
+        else:
+            told = _(
+                "%(names)s have %(value)s each; the highest counted card breaks the tie, "
+                "leaving %(lowest)s lowest."
+            )
+        story.append(told % {**said, "lowest": _names(broken)})
+    return broken
+
+
 def showdown(state: RoundState, knocker: str | None, tops: tuple[str, ...] = ()) -> None:
     """The hands are shown: the lowest lose, as the rules say when the knocker is among them.
     ``tops`` showed the top hand (a 31, or dealt 31s) and are never lowest."""
@@ -104,7 +123,7 @@ def showdown(state: RoundState, knocker: str | None, tops: tuple[str, ...] = ())
         # Our reading: every player still in showed the top hand, so no hand is lower.
         state.story.append(_("Everyone still in showed 31, so no hand is lower."))
         return
-    lowest = _lowest(state, tops)
+    lowest = lowest_of(state, tops)
     if knocker is None or knocker not in lowest:
         for name in lowest:
             if len(lowest) == 1:

@@ -120,6 +120,7 @@ PRESETS: dict[str, Preset] = {
             three_of_a_kind=HALF * 61,
             knock_timing="after_discard",
             knocker_tied="like_others",
+            knocker_caught=True,
         ),
     )
 }

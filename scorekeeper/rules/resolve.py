@@ -51,10 +51,23 @@ def resolve_round(rules: RuleSet, table: Table, outcome: Outcome) -> RoundResult
         result = _replay(state) if state.replayed else _finish(state, ending)
     except TableDecides as open_question:
         result = _table_decides(state, open_question)
+    if state.unusual:
+        result = replace(result, unusual=True)
     if not state.asked:
         return result
     # The choices stay on the result once picked, so that a page can show the table's pick.
     return replace(result, choice_asked=True, choices=state.asked)
+
+
+def losses_of(rules: RuleSet, table: Table, outcome: Outcome) -> dict[str, int]:
+    """Who a round that ended so costs how many lives, as its ending scores it (before the
+    rules for everyone going out at once); ``RoundError`` for a round that cannot have happened,
+    ``TableDecides`` for one the rules leave open."""
+    state = RoundState(rules, table, outcome)
+    _check_table(state)
+    _check_hands(state)
+    _check_outcome(state).score(state)
+    return {} if state.replayed else dict(state.losses)
 
 
 # ---- checking the inputs --------------------------------------------------------------------

@@ -104,6 +104,9 @@ class RoundResult:
     # Whether the rules left something to the table in this round (and so read ``choice``);
     # ``choices`` then lists what it could choose, picked or not.
     choice_asked: bool = False
+    # A round counted by hand that no round of these rules gives: kept only when the table
+    # confirms it (a paper sheet allows anything).
+    unusual: bool = False
 
 
 @dataclass
@@ -117,9 +120,11 @@ class RoundState:
     values: dict[str, Fraction] = field(default_factory=dict)
     losses: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)
+    why: dict[str, str] = field(default_factory=dict)  # each reason before it became a sentence
     story: list[str] = field(default_factory=list)
     asked: tuple[Choice, ...] = ()  # what the rules left to the table, if anything
     replayed: bool = False  # nobody loses and the hand is dealt again
+    unusual: bool = False  # counted by hand as no round of these rules gives
 
     @property
     def seats(self) -> dict[str, Seat]:
@@ -131,6 +136,7 @@ class RoundState:
 
     def lose(self, name: str, lives: int, reason: str) -> None:
         self.losses[name] = lives
+        self.why[name] = reason
         self.reasons[name] = _("%(name)s loses %(lives)s: %(reason)s") % {
             "name": name,
             "lives": lives_word(lives),

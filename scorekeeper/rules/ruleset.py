@@ -64,6 +64,10 @@ class RuleSet:
                 "Broken by the highest counted card, then the next "
                 "(A K Q J 10 … 2 from the top); still equal is a tie"
             ),
+            "highest_in_hand": gettext_noop(
+                "Broken by the highest card of the whole hand, counted or not, then the next; "
+                "still equal is a tie"
+            ),
         },
         default="tie",
     )
@@ -129,6 +133,29 @@ class RuleSet:
         },
         default="safe",
     )
+    knocker_beaten: int = switch(
+        gettext_noop("A knocker without the top hand"),
+        gettext_noop("What a knocker whose hand someone beat at the showdown loses."),
+        {
+            0: gettext_noop("Nothing more: a knocker loses only as the lowest hand"),
+            1: gettext_noop(
+                "1 life more, lowest or not: a knocker must have the top hand (tied for top "
+                "is the top hand)"
+            ),
+        },
+        default=0,
+        since=3,
+    )
+    second_knock: bool = switch(
+        gettext_noop("A second knock"),
+        gettext_noop(
+            "After a knock, another player may knock too: the hand ends at once, and a tie "
+            "for lowest goes against the first knocker, then the second."
+        ),
+        {False: gettext_noop("No"), True: gettext_noop("Yes")},
+        default=False,
+        since=3,
+    )
     thirty_one: str = switch(
         gettext_noop("A 31 shown in play"),
         gettext_noop("What a player showing 31 during play does."),
@@ -136,6 +163,10 @@ class RuleSet:
             "others_lose_1": gettext_noop("The hand ends and every other player loses 1"),
             "showdown": gettext_noop(
                 "The hand ends at once and the lowest hand loses as at a showdown"
+            ),
+            "last_turn": gettext_noop(
+                "Everyone else gets one last turn, then the lowest hand loses as at a showdown "
+                "(the 31 is the top hand)"
             ),
             "none": gettext_noop("Nothing special: play goes on"),
         },
@@ -204,6 +235,13 @@ class RuleSet:
         },
         default="reshuffle",
     )
+    knocker_caught: bool = switch(
+        gettext_noop("A knocker who loses is “caught”"),
+        gettext_noop("The table's word for a knocker who loses a life at the showdown."),
+        {False: gettext_noop("No"), True: gettext_noop("Yes")},
+        default=False,
+        since=3,
+    )
     # Lives and the end of the game
     lives: int = switch(
         gettext_noop("Lives at the start"),
@@ -264,6 +302,44 @@ class RuleSet:
         default=None,
     )
 
+    # Played at the table, kept by nobody: printed on the rules card so that a group's card
+    # is complete; the engine never reads them.
+    no_knock_first_round: bool = switch(
+        gettext_noop("No knock in the first go-around"),
+        gettext_noop("Nobody may knock before every player has had a turn."),
+        {False: gettext_noop("No"), True: gettext_noop("Yes")},
+        default=False,
+        since=3,
+        play_only=True,
+    )
+    new_middle_789: bool = switch(
+        gettext_noop("A new middle for 7, 8 and 9"),
+        gettext_noop("When the middle holds 7, 8 and 9, it is replaced from the stock."),
+        {False: gettext_noop("No"), True: gettext_noop("Yes")},
+        default=False,
+        since=3,
+        play_only=True,
+    )
+    pass_once: bool = switch(
+        gettext_noop("Pass only once a round"),
+        gettext_noop("A player may pass at most once in a round."),
+        {False: gettext_noop("No"), True: gettext_noop("Yes")},
+        default=False,
+        since=3,
+        play_only=True,
+    )
+    dealer_two_hands: bool = switch(
+        gettext_noop("The dealer takes two hands"),
+        gettext_noop(
+            "The dealer deals an extra hand, looks at one and keeps it, or takes the other "
+            "unseen; the one left becomes the middle."
+        ),
+        {False: gettext_noop("No"), True: gettext_noop("Yes")},
+        default=False,
+        since=3,
+        play_only=True,
+    )
+
     # ---- derived facts -------------------------------------------------------------------
 
     @property
@@ -319,7 +395,8 @@ class RuleSet:
             or self.knocker_tied == "knocker_2_others_1"
             or self.thirty_one_after_knock == "knocker_loses_2"
         )
-        return 2 if two else 1
+        # The most falls to a knocker, who may lose a life more for not having the top hand.
+        return (2 if two else 1) + self.knocker_beaten
 
     def endings_asking(self, question: str) -> tuple[str, ...]:
         return tuple(ending for ending in self.endings if question in self.asks(ending))
@@ -441,6 +518,7 @@ class RuleSet:
                 "words": s.words(getattr(self, s.name)),
                 "help": _(s.help),
                 "our_reading": s.name in readings,
+                "play_only": s.play_only,
             }
             for s in SWITCHES
         ]

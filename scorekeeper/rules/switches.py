@@ -34,7 +34,8 @@ class Switch:
     """One switch. ``choices`` maps each allowed value to its words; without them the switch
     is a whole number from ``low`` to ``high`` (or None, with ``optional``). Words are English
     message ids, translated where they are read. ``since`` is the rules version that brought
-    the switch; a game stored before it plays ``before`` (by default the switch's default)."""
+    the switch; a game stored before it plays ``before`` (by default the switch's default).
+    ``play_only``: a rule of play the table keeps (the rules card prints it), not the score."""
 
     label: str
     help: str
@@ -46,6 +47,7 @@ class Switch:
     optional: bool = False
     none_label: str = ""
     before: Any = _SAME
+    play_only: bool = False  # played at the table, printed on the card, never read by the engine
     name: str = ""  # the RuleSet field's, filled in once the class is made
 
     @property

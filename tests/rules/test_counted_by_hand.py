@@ -47,11 +47,17 @@ def test_a_counted_round_says_what_the_table_counted():
     rules = PRESETS["scat"].rules
     step = play(rules, start(rules, NAMES, 0), counted(Cat=1, Ben=2))
     assert step.result.losses == {"Ben": 2, "Cat": 1}
-    assert step.result.explanation[:3] == (
+    # Under scat only a knocker loses 2, and a knocker who loses 2 loses alone: no round of
+    # these rules costs this, and the table is told so (it keeps it only if it confirms).
+    assert step.result.unusual
+    assert step.result.explanation[:4] == (
         "The table counted this round by hand.",
+        "No round of these rules costs these lives; it is kept as the table counted it.",
         "Ben loses 2 lives: counted by hand.",
         "Cat loses 1 life: counted by hand.",
     )
+    usual = play(rules, start(rules, NAMES, 0), counted(Ben=2))
+    assert not usual.result.unusual and usual.result.losses == {"Ben": 2}
 
 
 def test_the_loser_deals_after_a_counted_round_too():

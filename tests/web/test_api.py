@@ -249,7 +249,14 @@ def test_the_openapi_description_names_every_endpoint(client):
         "/api/v1/games/{game}/restore",
     }
     endings = spec["components"]["schemas"]["ShowdownIn"]["properties"]["ending"]["enum"]
-    assert endings == ["knock", "thirty_one", "dealt_thirty_one", "three_aces", "stock_out"]
+    assert endings == [
+        "knock",
+        "second_knock",
+        "thirty_one",
+        "dealt_thirty_one",
+        "three_aces",
+        "stock_out",
+    ]
 
 
 def test_every_documented_example_fits_its_schema():

@@ -237,7 +237,11 @@ def test_a_round_counted_by_hand_is_one_round_that_the_rules_apply(client, club,
         "version": game["version"],
         "client_id": "counted-1",
     }
+    # No round of scat costs two players 2 and 1: refused until the table confirms it.
     response = post(client, rounds_url(game), body, club["key"])
+    assert response.status_code == 400 and response.json()["field"] == "losses"
+    assert "as_counted" in response.json()["error"] and not Round.objects.exists()
+    response = post(client, rounds_url(game), {**body, "as_counted": True}, club["key"])
     assert response.status_code == 200, response.content
     data = response.json()
     assert data["round"] == 1

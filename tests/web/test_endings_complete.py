@@ -18,6 +18,7 @@ OFFERING = {
     "thirty_one": ("scat", {}),
     "three_aces": ("schwimmen", {}),
     "stock_out": ("scat", {}),
+    "second_knock": ("schwimmen", {"second_knock": True}),
 }
 
 

@@ -59,8 +59,15 @@ class CountedByHand(Ending):
                 )
 
     def score(self, state: RoundState) -> None:
+        from ..possible import gives  # the engine, asked of the other endings
+
         losses = state.outcome.losses or {}
         state.story.append(_("The table counted this round by hand."))
+        if not gives(state.rules, state.table, losses):
+            state.unusual = True
+            state.story.append(
+                _("No round of these rules costs these lives; it is kept as the table counted it.")
+            )
         for name in state.playing:
             if losses.get(name):
                 state.lose(name, losses[name], _("counted by hand"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..hands import points
 from ..lowest import showdown
-from ..round import Choice, RoundState, pick
+from ..round import Choice, RoundError, RoundState, pick
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop, ngettext
 from ..words import names as _names
@@ -35,8 +35,10 @@ class DealtThirtyOne(Ending):
         worth_31(state, name, at_least=state.rules.thirty_one_dealt == "others_lose_1_redeal")
 
     def score(self, state: RoundState) -> None:
-        rules, shown = state.rules, state.outcome.shown_by
-        dealt = {"names": _names(shown), "value": _dealt(state)}
+        rules = state.rules
+        _fire_first(state)
+        shown = state.outcome.shown_by + _also_dealt(state)
+        dealt = {"names": _names(shown), "value": _dealt(state, shown)}
         state.story.append(
             ngettext(
                 "%(names)s was dealt %(value)s.", "%(names)s were dealt %(value)s.", len(shown)
@@ -66,9 +68,53 @@ class DealtThirtyOne(Ending):
                 state.lose(name, 1, lost % dealt)
 
 
-def _dealt(state: RoundState) -> str:
+def _fire_first(state: RoundState) -> None:
+    """Three aces dealt beside a dealt 31, where three aces are fire: the fire ends the round
+    (our reading, as outside engines play it), so the round is three aces, not a dealt 31."""
+    if not state.rules.three_aces_fire:
+        return
+    for name in state.playing:
+        hand = state.hands.get(name)
+        if hand is not None and all(card.rank == "A" for card in hand.cards):
+            raise RoundError(
+                _(
+                    "%(name)s was dealt three aces, fire, which ends the round before any 31: "
+                    "record three aces"
+                )
+                % {"name": name},
+                "ending",
+            )
+
+
+def _also_dealt(state: RoundState) -> tuple[str, ...]:
+    """Players whose entered hand shows they were dealt 31 too, though the table did not name
+    them: where a 31 counts whether or not it was shown at once, theirs does (our reading), so
+    two 31s dealt are two, as the rules say of several. Where an unshown 31 counts 30, theirs
+    is 30, and the story says so."""
+    at_least = state.rules.thirty_one_dealt == "others_lose_1_redeal"
+    also = []
+    for name in state.playing:
+        value = state.values.get(name)
+        if name in state.outcome.shown_by or value is None:
+            continue
+        if value == 31 or (at_least and value > 31):
+            if state.rules.unshown_31 == "counts_30":
+                # (At a showdown, the showdown says so.)
+                if value == 31 and state.rules.thirty_one_dealt != "showdown":
+                    state.story.append(
+                        _("%(name)s's 31 was not shown at once, so it counts as 30.")
+                        % {"name": name}
+                    )
+                continue
+            state.story.append(
+                _("%(name)s's hand shows a 31 dealt too, though nobody named it.") % {"name": name}
+            )
+            also.append(name)
+    return tuple(also)
+
+
+def _dealt(state: RoundState, shown: tuple[str, ...]) -> str:
     """What the players who showed a dealt 31 were dealt, in words: 31, 32, or 31 or more."""
-    shown = state.outcome.shown_by
     values = {state.values[name] for name in shown if name in state.values}
     if len(values) == 1 and len(shown) == sum(name in state.values for name in shown):
         return points(values.pop())

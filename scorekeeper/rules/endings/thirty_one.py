@@ -33,7 +33,10 @@ class ThirtyOne(Ending):
         return rules.thirty_one != "none"
 
     def asks_lowest(self, rules: RuleSet) -> bool:
-        return rules.thirty_one == "showdown" or rules.thirty_one_after_knock == "top_hand"
+        return (
+            rules.thirty_one in ("showdown", "last_turn")
+            or rules.thirty_one_after_knock == "top_hand"
+        )
 
     def check_shown(self, state: RoundState, name: str) -> None:
         worth_31(state, name)
@@ -42,7 +45,20 @@ class ThirtyOne(Ending):
         rules, knocker = state.rules, state.outcome.knocker
         who = state.outcome.shown_by[0]
         said = {"knocker": knocker, "name": who}
-        if rules.thirty_one == "showdown":
+        if rules.thirty_one == "last_turn":
+            if knocker is not None:
+                told = _(
+                    "%(knocker)s knocked, then %(name)s showed 31; everyone else had one last "
+                    "turn, then the hands were shown."
+                )
+            else:
+                told = _(
+                    "%(name)s showed 31; everyone else had one last turn, then the hands were "
+                    "shown."
+                )
+            state.story.append(told % said)
+            showdown(state, knocker, tops=(who,))
+        elif rules.thirty_one == "showdown":
             if knocker is not None:
                 told = _(
                     "%(knocker)s knocked, then %(name)s showed 31, which ends the hand at once."

@@ -329,6 +329,8 @@ class RecordForm(forms.Form):
         required=False, min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
     )
     client_id = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    # Sent once the page has shown that no round of the rules costs these lives (preview).
+    as_counted = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
@@ -461,6 +463,7 @@ class RecordForm(forms.Form):
                 ending=ending,
                 losses={p: n for p, n in losses.items() if n},
                 client_id=data.get("client_id") or "",
+                as_counted=bool(data.get("as_counted")),
             )
         asks = self.game.rules.asks(ending)
         # The page hides what an ending does not ask for; what stayed ticked there is dropped.

@@ -24,7 +24,7 @@ from ... import live, play
 from ...lib.qr import qr_svg
 from ...lib.text import sentence
 from ...models import Club, Game, RoundInputs
-from ...play import AlreadyRecorded, StaleGame
+from ...play import AlreadyRecorded, StaleGame, Unusual
 from ...reports.chart import lives_chart, sheet_rows
 from ...reports.rounds import lives_over_rounds, round_page
 from ...reports.summary import summarise
@@ -222,6 +222,9 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         if not confirm:
             return _render_preview(request, game, form, play.preview_round(game, inputs))
         step = play.record_round(game, inputs, seen_version=form.cleaned_data.get("version"))
+    except Unusual as unusual:
+        # Counted as no round of these rules gives: shown first, saved once confirmed.
+        return _render_table(request, game, form=form, preview=unusual.step)
     except InputError as refusal:
         form.place_error(refusal)
         if not confirm:
@@ -395,6 +398,7 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
         messages.error(request, _("There is no round %(n)d.") % {"n": number})
         return redirect(game)
     step: Step | None = None
+    unusual = False
     if request.method == "GET":
         form = RecordForm.for_round(game, RoundInputs.of(round))
         step = round_page(game, before=number + 1, size=1).steps[0]
@@ -414,6 +418,7 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
                 return _stale(request, game)
             except InputError as refusal:
                 form.place_error(refusal)
+                unusual = isinstance(refusal, Unusual)
             else:
                 messages.success(
                     request, " ".join([_("Round %(n)d edited.") % {"n": number}, *changes])
@@ -428,6 +433,7 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
             "form": form,
             "number": number,
             "choices": step.result.choices if step and step.result.choice_asked else (),
+            "unusual": unusual,
         },
     )
 
