@@ -64,7 +64,7 @@ PRESETS: dict[str, Preset] = {
                 "52 cards, 3 lives and out at zero. Three of a kind is 30, equal totals go to the "
                 "highest card, and a 31 ends the hand with the lowest losing."
             ),
-            {"tie_break", "next_dealer", "all_out"},
+            {"tie_break", "unshown_31", "next_dealer", "all_out"},
             three_of_a_kind=Fraction(30),
             tie_break="highest_card",
             thirty_one="showdown",
@@ -77,7 +77,7 @@ PRESETS: dict[str, Preset] = {
                 "32 cards and three face-up middle cards. Three of a kind 30.5, three aces 33 (fire). "
                 "The lowest loses 1, knocker or not; swimming is the last chance."
             ),
-            set(),
+            {"three_aces_fire"},
             deck=32,
             three_of_a_kind=HALF * 61,
             three_aces=33,
@@ -99,7 +99,14 @@ PRESETS: dict[str, Preset] = {
                 "Aces join any suit. The lowest loses 1 and deals next; a 31 dealt costs everyone "
                 "else a life. Last two on the brink who tie bring everyone back."
             ),
-            {"aces_wild", "thirty_one", "thirty_one_dealt", "stock_out", "next_dealer"},
+            {
+                "aces_wild",
+                "thirty_one",
+                "thirty_one_dealt",
+                "unshown_31",
+                "stock_out",
+                "next_dealer",
+            },
             aces_wild=True,
             knocker_alone=1,
             knocker_tied="like_others",
@@ -116,7 +123,7 @@ PRESETS: dict[str, Preset] = {
                 "52 cards, knock after discarding, three of a kind 30.5. A knocker caught lowest "
                 "loses 2; out of lives, you sit out."
             ),
-            {"knocker_tied", "all_out"},
+            {"knocker_tied", "unshown_31", "all_out"},
             three_of_a_kind=HALF * 61,
             knock_timing="after_discard",
             knocker_tied="like_others",

@@ -59,10 +59,22 @@ def test_each_preset_follows_the_rules_map(preset, switch, expected):
     "preset, readings",
     [
         ("scat", {"all_out"}),
-        ("friendly", {"tie_break", "next_dealer", "all_out"}),
-        ("schwimmen", set()),
-        ("aces-wild", {"aces_wild", "thirty_one", "thirty_one_dealt", "stock_out", "next_dealer"}),
-        ("kitchen-table", {"knocker_tied", "all_out"}),
+        ("friendly", {"tie_break", "unshown_31", "next_dealer", "all_out"}),
+        # Fire and a dealt 31 both end the round at once: which comes first is ours.
+        ("schwimmen", {"three_aces_fire"}),
+        (
+            "aces-wild",
+            {
+                "aces_wild",
+                "thirty_one",
+                "thirty_one_dealt",
+                "unshown_31",
+                "stock_out",
+                "next_dealer",
+            },
+        ),
+        # A dealt 31 nobody named counts as dealt: no source says.
+        ("kitchen-table", {"knocker_tied", "unshown_31", "all_out"}),
     ],
 )
 def test_where_the_map_says_our_reading_the_rules_card_says_so(preset, readings):

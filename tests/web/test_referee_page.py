@@ -173,7 +173,8 @@ def test_names_are_escaped(client):
 
 def test_the_rules_card_shows_our_readings(client):
     page = text(client.post("/referee/", {**BEN_KNOCKS, "preset": "friendly"}))
-    assert page.count("(our reading)") == 4  # tie_break, next_dealer, all_out and round_limit
+    # tie_break, unshown_31, next_dealer, all_out and round_limit
+    assert page.count("(our reading)") == 5
 
 
 def test_the_form_needs_its_csrf_token():

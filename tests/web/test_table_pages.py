@@ -199,8 +199,8 @@ def test_the_table_page_shows_lives_statuses_the_dealer_and_the_rules(client):
 def test_the_rules_card_of_a_game_shows_our_readings(client):
     game = make_game(preset="friendly")
     assert (
-        text(client.get(game.get_absolute_url())).count("(our reading)") == 4
-    )  # tie_break, next_dealer, all_out and round_limit
+        text(client.get(game.get_absolute_url())).count("(our reading)") == 5
+    )  # tie_break, unshown_31, next_dealer, all_out and round_limit
 
 
 def test_recording_a_round_previews_then_confirms(client):
@@ -606,3 +606,26 @@ def test_the_table_switches_between_refereeing_and_counting_lives(client):
         client.post(f"/v/{game.club.view_key}/g/{game.id}/mode", {"mode": "count"}).status_code
         == 404
     )
+
+
+def test_a_count_no_round_gives_is_saved_only_once_the_table_confirms(client):
+    game = make_game(mode=Game.Mode.COUNT)  # scat: only a knocker loses 2, and alone
+    data = {"ending": "manual", "lost_0": "2", "lost_1": "2", "version": "0", "client_id": "t-1"}
+    page = text(client.post(url("record", game), {**data, "confirm": "1"}))
+    assert "No round of these rules costs these lives. Save it anyway" in page
+    assert '<input type="hidden" name="as_counted" value="1">' in page
+    assert not Round.objects.exists()
+    response = client.post(url("record", game), {**data, "confirm": "1", "as_counted": "1"})
+    assert response.status_code == 302
+    assert Round.objects.get().losses == {"0": 2, "1": 2}
+    # A count a round can give is saved at once, as on the paper sheet.
+    usual = {"ending": "manual", "lost_2": "1", "version": "1", "client_id": "t-2"}
+    assert client.post(url("record", game), {**usual, "confirm": "1"}).status_code == 302
+    assert Round.objects.count() == 2
+
+
+def test_the_rules_card_prints_the_play_only_rules_as_played_at_the_table(client):
+    game = make_game(pass_once=True)
+    page = text(client.get(game.get_absolute_url()))
+    assert page.count("(played at the table; Knock counts nothing for it)") == 4
+    assert "Pass only once a round" in page
