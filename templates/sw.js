@@ -30,23 +30,40 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+const SAME = { ignoreVary: true };
+
+/* A game's page kept as the newest, the oldest beyond KEEP_AT_MOST let go. */
+async function keep(kept, request, response) {
+  if (!response.ok || !KEPT.test(new URL(request.url).pathname)) return;
+  await kept.delete(request, SAME); // put again below, so it counts as the newest
+  await kept.put(request, response);
+  const pages = await kept.keys();
+  await Promise.all(pages.slice(0, Math.max(0, pages.length - KEEP_AT_MOST)).map((old) => kept.delete(old)));
+}
+
 /* A page: from the network, keeping a game's page for later; without a network, the page as
    last kept, or else the offline page. */
 async function page(request) {
   const kept = await caches.open(PAGES);
   try {
     const response = await fetch(request);
-    if (response.ok && KEPT.test(new URL(request.url).pathname)) {
-      await kept.delete(request); // put again below, so it counts as the newest
-      await kept.put(request, response.clone());
-      const pages = await kept.keys();
-      await Promise.all(pages.slice(0, Math.max(0, pages.length - KEEP_AT_MOST)).map((old) => kept.delete(old)));
-    }
+    await keep(kept, request, response.clone());
     return response;
   } catch (error) {
-    return (await kept.match(request)) || (await caches.match(OFFLINE));
+    return (await kept.match(request, SAME)) || (await caches.match(OFFLINE));
   }
 }
+
+/* A table told of a change (a round recorded, taken back, another phone's) asks for its page
+   to be kept as it is now, so a reload without a connection shows the latest table. */
+self.addEventListener("message", (event) => {
+  const url = event.data && event.data.keep;
+  if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
+  const request = new Request(url, { credentials: "same-origin" });
+  event.waitUntil(
+    caches.open(PAGES).then((kept) => fetch(request).then((response) => keep(kept, request, response)).catch(() => {}))
+  );
+});
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;

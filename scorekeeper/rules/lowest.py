@@ -136,7 +136,11 @@ def showdown(state: RoundState, knocker: str | None, tops: tuple[str, ...] = ())
         return
     others = [name for name in lowest if name != knocker]
     if not others:
-        state.lose(knocker, state.rules.knocker_alone, _("knocked and alone has the lowest hand"))
+        alone = _("knocked and alone has the lowest hand")
+        if state.rules.knocker_caught:
+            # The kitchen-table text: "If the knocker is lowest, the knocker loses two (caught)."
+            alone = _("caught: %(reason)s") % {"reason": alone}
+        state.lose(knocker, state.rules.knocker_alone, alone)
         return
     _knocker_tied(state, knocker, others)
 

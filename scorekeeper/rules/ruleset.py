@@ -236,8 +236,8 @@ class RuleSet:
         default="reshuffle",
     )
     knocker_caught: bool = switch(
-        gettext_noop("A knocker who loses is “caught”"),
-        gettext_noop("The table's word for a knocker who loses a life at the showdown."),
+        gettext_noop("A knocker alone at the bottom is “caught”"),
+        gettext_noop("The table's word for a knocker whose hand alone is the lowest."),
         {False: gettext_noop("No"), True: gettext_noop("Yes")},
         default=False,
         since=3,

@@ -22,6 +22,18 @@ def _words() -> dict[str, str]:
         "showed_31": _("showed 31"),
         "not_sent": _("Not saved: no connection. Knock will send it when the connection is back."),
         "retry": _("Retry"),
+        # Rounds recorded on this phone that have not reached Knock yet ({n}: how many).
+        "waiting_one": _("1 round not sent yet"),
+        "waiting_many": _("{n} rounds not sent yet"),
+        "waiting_round": _("Round {n}"),
+        "send_now": _("Send now"),
+        "refused_waiting": _(
+            "Not saved: the table changed before these rounds reached it. Send them again on "
+            "the table as it is now, or drop them."
+        ),
+        "send_again": _("Send again"),
+        "drop": _("Drop them"),
+        "undone_waiting": _("Round {n} taken back: it had not been sent."),
         "copied": _("Copied: paste it where the group will see it."),
         # {words} is what the chosen rule set says.
         "as_the_rules_say": _("As the rules say: {words}"),

@@ -169,41 +169,241 @@
     if (form && form.contains(event.target)) sync(form);
   });
 
-  /* Offline: a Record or Undo that could not reach the server says so where the thumb is, and
-     is sent by itself when the connection is back (or by Retry). The form keeps its client id
-     and the version it was made on, so the round is saved once, or refused as stale. */
+  /* Offline, and after. A round this phone recorded that could not reach Knock waits on the
+     phone (localStorage, one list per game), in order, each with the tap id made when it was
+     tapped and the version of the table it was made on (the one before it, for a round made
+     while another waits); they are said ("2 rounds not sent yet") and sent in order when the
+     connection is back, or by Retry. The server says what each did (Knock-Tap): saved, or that
+     very tap stored before, goes; a round the table changed before is not saved, the table as
+     it is now says what the other phone did, and it and the rounds after it wait to be sent
+     again on the new table, or dropped, as the table says. Undo takes back a waiting round
+     before anything sent. An Undo that could not be sent is sent once when the connection is
+     back. */
   const NOT_SENT = "Not saved: no connection. Knock will send it when the connection is back.";
-  let unsent = null;
+  const WAITING = `knock-waiting:${location.pathname}`;
+  const OUTCOME = "Knock-Tap";
+  let unsentUndo = null;
+  let sending = false;
 
-  document.addEventListener("htmx:sendError", (event) => notSent(event.detail.elt));
-  /* The proxy in front of Knock answered for it (502, 503, 504: the app server restarting, or
-     too slow): no connection to Knock either. A 500 is a fault that sending again would not
-     mend. */
-  document.addEventListener("htmx:responseError", (event) => {
-    if ([502, 503, 504].includes(event.detail.xhr.status)) notSent(event.detail.elt);
-  });
+  function waiting() {
+    try {
+      return JSON.parse(localStorage.getItem(WAITING) || "[]");
+    } catch (error) {
+      return [];
+    }
+  }
 
-  function notSent(elt) {
-    if (!elt.matches || !elt.matches("button[name=confirm], button.undo")) return;
-    unsent = elt;
-    document.documentElement.dataset.unsent = "1";
+  function keepWaiting(rounds) {
+    if (rounds.length) localStorage.setItem(WAITING, JSON.stringify(rounds));
+    else localStorage.removeItem(WAITING);
+    if (rounds.length) document.documentElement.dataset.unsent = "1";
+    else delete document.documentElement.dataset.unsent;
+    showWaiting();
+  }
+
+  /* A tap's own id, made on the phone when it is tapped (never one a kept page carries). */
+  function tapId() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  }
+
+  function tableVersion() {
+    const input = document.querySelector("#record input[name=version]");
+    return input ? Number(input.value) : 0;
+  }
+
+  function nextRound() {
+    const table = document.getElementById("table");
+    return table ? Number(table.dataset.nextRound || 0) : 0;
+  }
+
+  function showWaiting() {
+    const box = document.getElementById("waiting");
+    if (!box) return;
+    const rounds = waiting();
+    box.hidden = !rounds.length;
+    if (!rounds.length) return box.replaceChildren();
+    const count = document.createElement("p");
+    count.className = "count";
+    count.textContent =
+      rounds.length === 1
+        ? word("waiting_one", "1 round not sent yet")
+        : word("waiting_many", "{n} rounds not sent yet").replace("{n}", rounds.length);
+    const list = document.createElement("ol");
+    for (const round of rounds) {
+      const item = document.createElement("li");
+      const number = word("waiting_round", "Round {n}").replace("{n}", round.number);
+      item.textContent = round.words ? `${number}: ${round.words}` : number;
+      list.append(item);
+    }
+    const parts = [count, list];
+    if (rounds[0].refused) {
+      const said = document.createElement("p");
+      said.className = "error";
+      said.textContent = word(
+        "refused_waiting",
+        "Not saved: the table changed before these rounds reached it. Send them again on the table as it is now, or drop them."
+      );
+      parts.push(said, button(word("send_again", "Send again"), "send-again"), button(word("drop", "Drop them"), "drop-waiting"));
+    } else {
+      parts.push(button(word("send_now", "Send now"), "retry"));
+    }
+    box.replaceChildren(...parts);
+  }
+
+  function button(text, className) {
+    const made = document.createElement("button");
+    made.type = "button";
+    made.className = `secondary small ${className}`;
+    made.textContent = text;
+    return made;
+  }
+
+  function sayNotSent() {
     const preview = document.getElementById("preview");
     if (!preview) return;
     const said = document.createElement("p");
     said.className = "error";
     said.setAttribute("role", "alert");
     said.textContent = word("not_sent", NOT_SENT);
-    const retry = document.createElement("button");
-    retry.type = "button";
-    retry.className = "secondary small retry";
-    retry.textContent = word("retry", "Retry");
-    preview.replaceChildren(said, retry);
+    preview.replaceChildren(said, button(word("retry", "Retry"), "retry"));
+  }
+
+  /* A round kept to be sent later: the form as it was, with its tap id and version. */
+  function wait(form, body) {
+    const rounds = waiting();
+    const summary = document.querySelector("#preview details.what summary");
+    rounds.push({
+      url: form.getAttribute("hx-post") || form.action,
+      body: body.toString(),
+      number: nextRound() + rounds.length,
+      words: summary ? summary.textContent.trim() : "",
+    });
+    keepWaiting(rounds);
+    // The next round starts from nothing, as after a saved one.
+    form.reset();
+    sync(form);
+    sayNotSent();
+  }
+
+  document.addEventListener("htmx:configRequest", (event) => {
+    const elt = event.detail.elt;
+    if (!elt.matches) return;
+    if (elt.matches("#record button[name=confirm]")) {
+      const params = event.detail.parameters;
+      params.client_id = tapId();
+      const rounds = waiting();
+      if (rounds.length) {
+        // Rounds wait before this one: it waits behind them, made on the table they lead to.
+        event.preventDefault();
+        params.version = String(tableVersion() + rounds.length);
+        const body = new URLSearchParams(event.detail.formData);
+        body.set("client_id", params.client_id);
+        body.set("version", params.version);
+        body.set("confirm", "1");
+        wait(elt.form, body);
+        send();
+      }
+    } else if (elt.matches("button.undo") && waiting().length) {
+      // The newest round has not been sent: taking it back is taking it off the phone.
+      event.preventDefault();
+      const rounds = waiting();
+      const last = rounds.pop();
+      keepWaiting(rounds);
+      const toast = document.getElementById("toast");
+      if (toast) toast.textContent = word("undone_waiting", "Round {n} taken back: it had not been sent.").replace("{n}", last.number);
+    }
+  });
+
+  document.addEventListener("htmx:sendError", (event) => notSent(event.detail));
+  /* The proxy in front of Knock answered for it (502, 503, 504: the app server restarting, or
+     too slow): no connection to Knock either. A 500 is a fault that sending again would not
+     mend. */
+  document.addEventListener("htmx:responseError", (event) => {
+    if ([502, 503, 504].includes(event.detail.xhr.status)) notSent(event.detail);
+  });
+
+  function notSent(detail) {
+    const elt = detail.elt;
+    if (!elt.matches) return;
+    if (elt.matches("button[name=confirm]")) {
+      const body = new URLSearchParams(detail.requestConfig.formData);
+      body.set("confirm", "1");
+      wait(elt.form, body);
+    } else if (elt.matches("button.undo")) {
+      unsentUndo = elt;
+      document.documentElement.dataset.unsent = "1";
+      sayNotSent();
+    }
+  }
+
+  /* The waiting rounds, in order, each with what it was made with; stops at the first that
+     cannot be sent (no connection) or is not saved (the table changed, or the form refused). */
+  async function send() {
+    if (sending) return;
+    sending = true;
+    try {
+      for (;;) {
+        const rounds = waiting();
+        if (!rounds.length || rounds[0].refused) break;
+        let response;
+        try {
+          response = await fetch(rounds[0].url, {
+            method: "POST",
+            body: rounds[0].body,
+            credentials: "same-origin",
+            headers: {
+              "Content-Type": "application/x-www-form-urlencoded",
+              "HX-Request": "true",
+              "HX-Target": "table",
+              "HX-Current-URL": location.href,
+            },
+          });
+        } catch (error) {
+          break; // still no connection
+        }
+        if ([502, 503, 504].includes(response.status)) break;
+        const outcome = response.headers.get(OUTCOME);
+        const html = await response.text();
+        if (outcome === "saved" || outcome === "already") {
+          rounds.shift();
+          keepWaiting(rounds);
+        } else {
+          keepWaiting(rounds.map((round) => ({ ...round, refused: true })));
+        }
+        draw(html);
+        if (outcome !== "saved" && outcome !== "already") break;
+      }
+    } finally {
+      sending = false;
+      showWaiting();
+    }
+  }
+
+  function draw(html) {
+    if (window.htmx && document.getElementById("table")) {
+      window.htmx.swap("#table", html, { swapStyle: "outerHTML" }, { select: "#table" });
+    }
+  }
+
+  /* Sent again on the table as it is now: each made on the one before it. */
+  function sendAgain() {
+    const base = tableVersion();
+    const rounds = waiting().map((round, index) => {
+      const body = new URLSearchParams(round.body);
+      body.set("version", String(base + index));
+      body.set("client_id", tapId());
+      return { ...round, body: body.toString(), number: nextRound() + index, refused: false };
+    });
+    keepWaiting(rounds);
+    send();
   }
 
   function resend() {
-    const tap = unsent;
-    unsent = null;
-    delete document.documentElement.dataset.unsent;
+    send();
+    const tap = unsentUndo;
+    unsentUndo = null;
+    if (!waiting().length) delete document.documentElement.dataset.unsent;
     if (tap && document.contains(tap)) {
       tap.disabled = false;
       tap.click();
@@ -212,7 +412,22 @@
   window.addEventListener("online", resend);
   document.addEventListener("click", (event) => {
     if (event.target.closest(".retry")) resend();
+    else if (event.target.closest(".send-again")) sendAgain();
+    else if (event.target.closest(".drop-waiting")) keepWaiting([]);
   });
+
+  /* The table as this phone saw it last, kept by the service worker for a reload without a
+     connection: after every change drawn, not only after a page load. */
+  let keptVersion = null;
+  function keepTable() {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    const table = document.getElementById("table");
+    if (!worker || !table || !navigator.onLine) return;
+    const version = table.dataset.version;
+    if (version === keptVersion) return;
+    keptVersion = version;
+    worker.postMessage({ keep: location.href });
+  }
 
   /* This phone's settings: keep the screen on (where the phone can), vibrate on a saved round. */
   const AWAKE = "knock-awake";
@@ -270,6 +485,7 @@
   document.addEventListener("htmx:afterSettle", () => {
     const form = recordForm();
     if (form) sync(form);
+    keepTable();
     const toast = document.getElementById("toast");
     if (toast && toast.textContent.trim()) {
       clearTimeout(toastTimer);
@@ -314,5 +530,7 @@
     if (form) sync(form);
     settings();
     keepCardsOpen();
+    keepWaiting(waiting());
+    if (navigator.onLine) send();
   });
 })();

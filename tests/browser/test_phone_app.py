@@ -195,6 +195,98 @@ def test_a_reload_while_offline_shows_the_last_table_seen(browser, live_server):
     context.close()
 
 
+def record_by_taps(page, knocker, lowest, number):
+    page.locator("#record .tile").nth(knocker).click()
+    page.locator("#record .tile").nth(lowest).click()
+    page.get_by_role("button", name=f"Record round {number}").click()
+
+
+def wait_until_kept(page, next_round):
+    """The service worker keeps the table as this phone saw it last."""
+    page.wait_for_function(
+        """async (next) => {
+            const kept = await (await caches.open("pages")).match(location.href, {ignoreVary: true});
+            return !!kept && (await kept.text()).includes(`data-next-round="${next}"`);
+        }""",
+        arg=next_round,
+    )
+
+
+def test_rounds_recorded_offline_wait_on_the_phone_through_a_reload_and_go_in_order(
+    browser, live_server
+):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context, page = table_kept_by_the_worker(browser, live_server, game)
+    for number in (1, 2):
+        record_by_taps(page, 0, 2, number)
+        expect(page.locator("#toast")).to_contain_text(f"Round {number} saved")
+    # The table after the latest round is kept, not the one first opened.
+    wait_until_kept(page, 3)
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#table h1")).to_have_text("Round 3")
+    kept_tap = page.locator("#record input[name=client_id]").input_value()
+    record_by_taps(page, 1, 2, 3)
+    expect(page.locator("#waiting")).to_contain_text("1 round not sent yet")
+    record_by_taps(page, 0, 1, 3)  # the page stays at round 3: round 4 waits behind it
+    expect(page.locator("#waiting .count")).to_have_text("2 rounds not sent yet")
+    expect(page.locator("#waiting li")).to_have_text(["Round 3", "Round 4"])
+    page.reload()  # still without a connection: they wait on the phone
+    expect(page.locator("#waiting .count")).to_have_text("2 rounds not sent yet")
+    shot(page, "table-rounds-waiting")
+    assert Round.objects.filter(game=game).count() == 2
+    context.set_offline(False)  # sent at once, in order
+    expect(page.locator("#toast")).to_contain_text("Round 4 saved · Ben −1")
+    expect(page.locator("#waiting")).to_be_hidden()
+    rounds = list(Round.objects.filter(game=game).order_by("number"))
+    assert [(r.number, r.knocker, r.lowest) for r in rounds] == [
+        (1, 0, [2]),
+        (2, 0, [2]),
+        (3, 1, [2]),
+        (4, 0, [1]),
+    ]
+    taps = {r.client_id for r in rounds}
+    assert len(taps) == 4 and kept_tap not in taps
+    context.close()
+
+
+def test_a_waiting_round_the_table_changed_before_is_offered_again_never_dropped(
+    browser, live_server
+):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context, page = table_kept_by_the_worker(browser, live_server, game)
+    context.set_offline(True)
+    record_by_taps(page, 0, 2, 1)
+    expect(page.locator("#waiting .count")).to_have_text("1 round not sent yet")
+    # Meanwhile another phone records round 1: Ben lowest.
+    play.record_round(Game.objects.get(pk=game.pk), RoundInputs("knock", knocker=0, lowest=(1,)))
+    context.set_offline(False)
+    expect(page.locator("#table")).to_contain_text("Nothing was saved from this tap.")
+    expect(page.locator("#waiting")).to_contain_text("the table changed before these rounds")
+    assert Round.objects.filter(game=game).count() == 1
+    page.get_by_role("button", name="Send again").click()
+    expect(page.locator("#toast")).to_contain_text("Round 2 saved · Cara −1")
+    expect(page.locator("#waiting")).to_be_hidden()
+    assert [r.lowest for r in Round.objects.filter(game=game).order_by("number")] == [[1], [2]]
+    context.close()
+
+
+def test_undo_takes_back_a_waiting_round_before_anything_sent(browser, live_server):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(1,)))
+    context, page = table_kept_by_the_worker(browser, live_server, game)
+    context.set_offline(True)
+    record_by_taps(page, 0, 2, 2)
+    expect(page.locator("#waiting .count")).to_have_text("1 round not sent yet")
+    page.get_by_role("button", name="Undo round 1").click()
+    expect(page.locator("#toast")).to_have_text("Round 2 taken back: it had not been sent.")
+    expect(page.locator("#waiting")).to_be_hidden()
+    context.set_offline(False)
+    page.wait_for_timeout(500)
+    assert Round.objects.get(game=game).state == Round.ACTIVE
+    context.close()
+
+
 def test_the_wake_lock_switch_is_there_where_the_api_is(browser, live_server):
     game = make_game()
     context = phone_context(browser)

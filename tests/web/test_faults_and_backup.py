@@ -96,7 +96,8 @@ def a_club_with_history() -> Club:
     club.save()
     counted = make_game(players=("Ann", "Cat"), club=club, mode=Game.Mode.COUNT)
     Game.objects.filter(pk=counted.pk).update(name="Friday at Ann's")
-    play.record_round(counted, RoundInputs("manual", losses={0: 2, 1: 1}))
+    # Two lives and one: no round of scat gives it, but the table counted it so.
+    play.record_round(counted, RoundInputs("manual", losses={0: 2, 1: 1}, as_counted=True))
     play.rename_player(play.add_player(club, "Dan"), "Daniel")
     play.set_aside(make_game(players=("Ann", "Ben"), club=club), abandoned=True)
     play.set_aside(make_game(players=("Ben", "Cat"), club=club), deleted=True)

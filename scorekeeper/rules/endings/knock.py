@@ -35,9 +35,6 @@ class Knock(Ending):
             else:
                 why = _("knocked and someone had a better hand: a knocker must have the top hand")
             state.lose(knocker, before + more, why)
-        if state.rules.knocker_caught and knocker in state.losses:
-            caught = _("caught: %(reason)s") % {"reason": state.why[knocker]}
-            state.lose(knocker, state.losses[knocker], caught)
 
 
 def _beaten(state: RoundState, knocker: str) -> bool:

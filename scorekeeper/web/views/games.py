@@ -206,30 +206,47 @@ def _heard(request: HtmxHttpRequest) -> int | None:
         return None
 
 
+# What a Record tap did, for a phone sending the rounds that waited on it (static/js/table.js):
+# saved; already (that very tap was stored before); stale (the table changed first: nothing
+# saved); refused (the form says why).
+TAP_OUTCOME = "Knock-Tap"
+
+
 @require_POST
 @game_link()
 def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Preview a round (what will happen), or confirm it (save it)."""
     form = RecordForm(request.POST, game=game)
-    confirm = "confirm" in request.POST
+    if "confirm" not in request.POST:
+        return _preview(request, game, form)
+    response, outcome = _record(request, game, form)
+    response[TAP_OUTCOME] = outcome
+    return response
+
+
+def _preview(request: HtmxHttpRequest, game: Game, form: RecordForm) -> HttpResponse:
     if not form.is_valid():
-        if confirm:
-            return _render_table(request, game, form=form)
         return _render_preview(request, game, form)
+    try:
+        return _render_preview(request, game, form, play.preview_round(game, form.inputs()))
+    except InputError as refusal:
+        form.place_error(refusal)
+        return _render_preview(request, game, form)
+
+
+def _record(request: HtmxHttpRequest, game: Game, form: RecordForm) -> tuple[HttpResponse, str]:
+    if not form.is_valid():
+        return _render_table(request, game, form=form), "refused"
     inputs: RoundInputs | None = None
     try:
         inputs = form.inputs()
-        if not confirm:
-            return _render_preview(request, game, form, play.preview_round(game, inputs))
         step = play.record_round(game, inputs, seen_version=form.cleaned_data.get("version"))
     except Unusual as unusual:
         # Counted as no round of these rules gives: shown first, saved once confirmed.
-        return _render_table(request, game, form=form, preview=unusual.step)
+        return _render_table(request, game, form=form, preview=unusual.step), "refused"
     except InputError as refusal:
         form.place_error(refusal)
-        if not confirm:
-            return _render_preview(request, game, form)
-        return _render_table(request, game, form=form)
+        return _render_table(request, game, form=form), "refused"
     except (StaleGame, AlreadyRecorded):
         # Another phone changed the game first; or the same tap arrived twice (a double tap,
         # or a retry after a lost answer).
@@ -237,9 +254,10 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     said = _("Round %(n)d saved · %(headline)s") % {"n": step.number, "headline": step.headline}
     if request.htmx:
         # At its new version (record moved it there), with the toast that says what was saved.
-        return _with_toast(request, _render_table(request, game), game, said, undo=True)
+        table = _render_table(request, game)
+        return _with_toast(request, table, game, said, undo=True), "saved"
     messages.success(request, said)
-    return redirect(game)
+    return redirect(game), "saved"
 
 
 def _with_toast(
@@ -276,7 +294,9 @@ def _render_preview(
     return _render_table(request, game, form=form, preview=preview)
 
 
-def _stale(request: HtmxHttpRequest, game: Game, client_id: str = "") -> HttpResponse:
+def _stale(
+    request: HtmxHttpRequest, game: Game, client_id: str = ""
+) -> tuple[HttpResponse, str]:
     """The tap met a game that had changed (or was recorded before): the table as it is now,
     saying which."""
     answer = play.stale_answer(game, client_id)
@@ -288,9 +308,10 @@ def _stale(request: HtmxHttpRequest, game: Game, client_id: str = "") -> HttpRes
             _("%(change)s — here is the table now. Nothing was saved from this tap.")
             % {"change": answer.said},
         )
+    outcome = "already" if answer.recorded else "stale"
     if request.htmx:
-        return _render_table(request, game)
-    return redirect(game)
+        return _render_table(request, game), outcome
+    return redirect(game), outcome
 
 
 @require_POST
@@ -304,7 +325,7 @@ def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         undone = play.undo_round(game, seen_version=form.cleaned_data["version"])
         said = _("Round %(n)d taken back.") % {"n": undone.number}
     except StaleGame:
-        return _stale(request, game)
+        return _stale(request, game)[0]
     except InputError as refusal:
         messages.error(request, sentence(refusal.message))
     if request.htmx:
@@ -415,7 +436,7 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
                     game, number, inputs, seen_version=form.cleaned_data.get("version")
                 )
             except StaleGame:
-                return _stale(request, game)
+                return _stale(request, game)[0]
             except InputError as refusal:
                 form.place_error(refusal)
                 unusual = isinstance(refusal, Unusual)
