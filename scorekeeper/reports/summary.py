@@ -22,6 +22,15 @@ class Summary:
     duration: timedelta | None = None
     thirty_ones: list[tuple[str, int]] = field(default_factory=list)  # (name, how many)
     caught: list[tuple[str, int]] = field(default_factory=list)  # knockers who lost, how often
+    # Each player's coins at the end, a life paid into the middle being a coin: what they paid,
+    # and the pot back to the winner where the table plays it so (``pot_at_end``).
+    coins: list[tuple[str, int]] = field(default_factory=list)
+    pot_left: int = 0  # what stays in the middle
+
+    @property
+    def coins_words(self) -> str:
+        """ "Ann +5, Ben −2, Cat −3": the most won first."""
+        return ", ".join(f"{name} {_signed(n)}" for name, n in self.coins)
 
     @property
     def duration_words(self) -> str:
@@ -72,7 +81,29 @@ class Summary:
             lines.append(_("31s: %(players)s.") % {"players": _counted(self.thirty_ones)})
         if self.caught:
             lines.append(_("Knocked and caught: %(players)s.") % {"players": _counted(self.caught)})
+        if self.coins:
+            lines.append(_("Coins: %(coins)s.") % {"coins": self.coins_words})
         return " ".join(lines)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def coins_at_the_end(
+    names: tuple[str, ...], paid: list[int], winners: tuple[str, ...], to_winner: bool
+) -> tuple[list[tuple[str, int]], int]:
+    """Each player's coins when the game ends, the most first, and what stays in the middle:
+    everyone is down what they paid; where the winner takes the pot, the winner (or those who
+    tie, in equal shares) gets it, and what does not divide stays (our reading)."""
+    pot = sum(paid)
+    share = pot // len(winners) if to_winner and winners else 0
+    coins = [
+        (name, (share if name in winners else 0) - lost)
+        for name, lost in zip(names, paid, strict=True)
+    ]
+    left = pot - share * len(winners) if to_winner and winners else pot
+    return sorted(coins, key=lambda pair: -pair[1]), left
 
 
 def _counted(pairs: list[tuple[str, int]]) -> str:
@@ -104,6 +135,9 @@ def summarise(game: Game) -> Summary:
     }
     first, last = seats[0][2], seats[0][3]
     duration = last - first if state.rounds > 1 and first else None
+    paid = [state.start_lives - lives for lives in state.lives]
+    winners = (state.winner,) if state.winner else state.tie
+    coins, left = coins_at_the_end(state.names, paid, winners, game.rules.pot_at_end == "winner")
     return Summary(
         result=state.result_words or _("The game is over"),
         rounds=state.rounds,
@@ -111,6 +145,8 @@ def summarise(game: Game) -> Summary:
         duration=duration,
         thirty_ones=_most_first(totals, "thirty_ones"),
         caught=_most_first(totals, "knocks_caught"),
+        coins=coins,
+        pot_left=left,
     )
 
 

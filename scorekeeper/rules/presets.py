@@ -31,8 +31,9 @@ class Preset:
         return _(self.description)
 
 
-# No source says how a set number of rounds is counted: that is our reading in every preset.
-ALWAYS_OUR_READING = frozenset({"round_limit"})
+# No source says how a set number of rounds is counted, nor what the pot does at the end:
+# those are our readings in every preset.
+ALWAYS_OUR_READING = frozenset({"round_limit", "pot_at_end"})
 
 
 def _preset(id: str, name: str, description: str, readings: set[str], **values: Any) -> Preset:

@@ -301,6 +301,21 @@ class RuleSet:
         none_label=gettext_noop("No: the last player in wins"),
         default=None,
     )
+    pot_at_end: str = switch(
+        gettext_noop("The pot when the game ends"),
+        gettext_noop(
+            "What the lives paid into the middle do at the end, for a group that plays for "
+            "coins: no source decides, so agree on it."
+        ),
+        {
+            "stays": gettext_noop("It stays in the middle for the next game"),
+            "winner": gettext_noop(
+                "The winner takes it (a tie splits it; what does not divide stays)"
+            ),
+        },
+        default="stays",
+        since=3,
+    )
 
     # Played at the table, kept by nobody: printed on the rules card so that a group's card
     # is complete; the engine never reads them.

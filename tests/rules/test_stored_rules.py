@@ -21,7 +21,7 @@ VERSION_1 = {
 # Version 3: the variants other tables play, and the rules of play a card prints.
 VERSION_3 = VERSION_1 | {
     "knocker_beaten", "second_knock", "knocker_caught", "no_knock_first_round",
-    "new_middle_789", "pass_once", "dealer_two_hands",
+    "new_middle_789", "pass_once", "dealer_two_hands", "pot_at_end",
 }  # fmt: skip
 SWITCHES_OF_VERSION = {
     1: VERSION_1,
@@ -48,20 +48,20 @@ SCAT_HOUSE = {
     "last_chance": "county", "all_out": "replay", "min_knock": 17,
 }  # fmt: skip
 # A kitchen-table game as version 3 stores it: the knocker caught, a second knock, a knocker
-# without the top hand losing a life more, the dealer's two hands.
+# without the top hand losing a life more, the dealer's two hands, the pot to the winner.
 KITCHEN_TABLE_3 = {
     **SCAT_HOUSE, "three_of_a_kind": 30.5, "knock_timing": "after_discard",
     "knocker_tied": "like_others", "thirty_one_dealt": "others_lose_1",
     "several_dealt_31": "table_decides", "unshown_31": "counts_31", "stock_out": "reshuffle",
     "lives": 3, "last_chance": None, "min_knock": None, "knocker_beaten": 1,
     "second_knock": True, "knocker_caught": True, "no_knock_first_round": False,
-    "new_middle_789": False, "pass_once": True, "dealer_two_hands": True,
+    "new_middle_789": False, "pass_once": True, "dealer_two_hands": True, "pot_at_end": "winner",
 }  # fmt: skip
 STORED = {
     1: [SCHWIMMEN, SCAT_HOUSE],
     2: [SCHWIMMEN, SCAT_HOUSE],
     3: [KITCHEN_TABLE_3, {**SCHWIMMEN, **{n: False for n in VERSION_3 - VERSION_1},
-                          "knocker_beaten": 0}],
+                          "knocker_beaten": 0, "pot_at_end": "stays"}],
 }  # fmt: skip
 
 

@@ -173,8 +173,8 @@ def test_names_are_escaped(client):
 
 def test_the_rules_card_shows_our_readings(client):
     page = text(client.post("/referee/", {**BEN_KNOCKS, "preset": "friendly"}))
-    # tie_break, unshown_31, next_dealer, all_out and round_limit
-    assert page.count("(our reading)") == 5
+    # tie_break, unshown_31, next_dealer, all_out, round_limit and pot_at_end
+    assert page.count("(our reading)") == 6
 
 
 def test_the_form_needs_its_csrf_token():

@@ -199,8 +199,8 @@ def test_the_table_page_shows_lives_statuses_the_dealer_and_the_rules(client):
 def test_the_rules_card_of_a_game_shows_our_readings(client):
     game = make_game(preset="friendly")
     assert (
-        text(client.get(game.get_absolute_url())).count("(our reading)") == 5
-    )  # tie_break, unshown_31, next_dealer, all_out and round_limit
+        text(client.get(game.get_absolute_url())).count("(our reading)") == 6
+    )  # tie_break, unshown_31, next_dealer, all_out, round_limit and pot_at_end
 
 
 def test_recording_a_round_previews_then_confirms(client):
@@ -531,13 +531,38 @@ def test_game_over_sums_the_game_up_and_offers_it_to_share(client):
     page = text(client.get(game.get_absolute_url()))
     assert "<strong>Ben</strong> wins!" in page
     assert "<li>Ann <small>in round 1</small></li><li>Cat <small>in round 3</small></li>" in page
-    assert "<dt>31s shown</dt><dd>Ben</dd>" in page
+    assert "<dt>31s, shown or dealt</dt><dd>Ben</dd>" in page
     assert "<dt>Knocked and caught</dt><dd>Ann</dd>" in page
+    # A life paid is a coin: the pot stays in the middle unless the table plays it otherwise.
+    assert "<dt>Coins</dt><dd>Ben 0, Ann −1, Cat −1 · 2 stay in the middle</dd>" in page
     assert (
         'data-share="Ben won after 3 rounds, under a minute (Scat (31, Pagat&#x27;s main rules)). '
-        'Out: Ann (round 1), Cat (round 3). 31s: Ben. Knocked and caught: Ann."'
+        "Out: Ann (round 1), Cat (round 3). 31s: Ben. Knocked and caught: Ann. "
+        'Coins: Ben 0, Ann −1, Cat −1."'
     ) in page
     assert "Play again" in page
+
+
+def test_where_the_winner_takes_the_pot_the_summary_says_who_is_up_and_down(client):
+    """A lives game played for coins (pot_at_end: winner): each life paid is a coin in the
+    middle, and at the end the winner takes them all."""
+    game = make_game(players=("Ann", "Ben", "Cat"), lives=1, pot_at_end="winner")
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(0,)))
+    play.record_round(game, RoundInputs("thirty_one", shown_by=(1,)))
+    play.record_round(game, RoundInputs("knock", knocker=1, lowest=(2,)))
+    page = text(client.get(game.get_absolute_url()))
+    assert "<dt>Coins</dt><dd>Ben +2, Ann −1, Cat −1</dd>" in page
+
+
+def test_a_tie_splits_the_pot_and_what_does_not_divide_stays(client):
+    game = make_game(
+        players=("Ann", "Ben", "Cat"), preset="schwimmen", lives=1, pot_at_end="winner"
+    )
+    for lowest in [(0,), (0,), (1, 2), (1, 2)]:  # Ann swims, then out; Ben and Cat together
+        play.record_round(game, RoundInputs("knock", knocker=1, lowest=lowest))
+    assert game.state.tie == ("Ben", "Cat")
+    page = text(client.get(game.get_absolute_url()))
+    assert "<dt>Coins</dt><dd>Ben 0, Cat 0, Ann −1 · 1 stays in the middle</dd>" in page
 
 
 def test_invite_a_phone_shows_the_view_link_first_and_the_secret_one_behind_a_warning(client):

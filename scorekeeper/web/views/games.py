@@ -294,9 +294,7 @@ def _render_preview(
     return _render_table(request, game, form=form, preview=preview)
 
 
-def _stale(
-    request: HtmxHttpRequest, game: Game, client_id: str = ""
-) -> tuple[HttpResponse, str]:
+def _stale(request: HtmxHttpRequest, game: Game, client_id: str = "") -> tuple[HttpResponse, str]:
     """The tap met a game that had changed (or was recorded before): the table as it is now,
     saying which."""
     answer = play.stale_answer(game, client_id)
