@@ -23,6 +23,12 @@ graceful_timeout = 30
 max_requests = int(os.environ.get("KNOCK_MAX_REQUESTS", 2000))
 max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-") or None  # empty: no access log
+# Each access line: the connection's address, the client's as the proxy appended it, the
+# request, status, size, how long it took, and the request's id (as in Django's lines).
+access_log_format = (
+    '%(h)s client=%({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms '
+    '"%(f)s" "%(a)s" id=%({x-request-id}o)s'
+)
 
 
 class RedactingLogger(Logger):

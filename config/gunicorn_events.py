@@ -8,6 +8,7 @@ where the app server's threads would each hold one. Without it, pages poll every
 
 import os
 
+from config import gunicorn as app_server
 from config.gunicorn import RedactingLogger, own_control_socket
 
 wsgi_app = "config.asgi:application"
@@ -20,5 +21,6 @@ timeout = 30
 graceful_timeout = 10  # streams are cut at a restart; pages poll until they open them again
 keepalive = 5
 accesslog = os.environ.get("KNOCK_ACCESS_LOG", "-") or None
+access_log_format = app_server.access_log_format  # one grep reads both servers' lines
 logger_class = RedactingLogger
 on_starting = own_control_socket("events", "KNOCK_EVENTS_CONTROL_SOCKET")

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "scorekeeper.web.middleware.RequestId",  # first: every line logged after it names the request
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -183,24 +184,33 @@ SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = HTTPS and env_flag("DJANGO_SSL_REDIRECT", True)
 # The health check is asked by the box itself (a supervisor, a load balancer), on plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000" if HTTPS else "0"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
-SECURE_HSTS_PRELOAD = HTTPS
+# Subdomains are not Knock's to decide, and a preload is hard to undo: each only when asked.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS and env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = HTTPS and env_flag("DJANGO_HSTS_PRELOAD", False)
 
-# A club's key is its password: every handler takes keys out of what it writes.
+# A club's key is its password: every handler takes keys out of what it writes. Each line
+# says when, how bad, where from and which request (the id is in the answer's X-Request-ID
+# too); KNOCK_LOG_FORMAT=json writes one JSON object a line instead.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "redact_keys": {"()": "scorekeeper.lib.redact.RedactKeys"},
         "repeats_once": {"()": "scorekeeper.lib.logs.RepeatsOnce"},
+        "request_id": {"()": "scorekeeper.lib.logs.WithRequestId"},
+    },
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "scorekeeper.lib.logs.JsonLines"},
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["redact_keys", "repeats_once"],
+            "filters": ["redact_keys", "repeats_once", "request_id"],
+            "formatter": "json" if os.environ.get("KNOCK_LOG_FORMAT") == "json" else "plain",
         },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},

@@ -5,8 +5,12 @@ second, and fill the disk before anyone reads it: the first is written, the rest
 and the line is written again at most once a minute, saying how many times it came meanwhile.
 """
 
+import contextvars
+import json
 import logging
+import re
 import time
+import uuid
 
 EVERY = 60.0  # seconds: a repeated line is written again at most this often
 KEPT = 256  # lines remembered: a new line past this forgets the oldest
@@ -34,3 +38,37 @@ class RepeatsOnce(logging.Filter):
             del self.seen[next(iter(self.seen))]
         self.seen[line] = [now, 0]
         return True
+
+
+# The id of the request being answered, on every line logged while it is: the proxy's
+# X-Request-ID when it sends a sane one, else one made here (web/middleware.py sets it).
+request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
+
+def new_request_id(given: str | None) -> str:
+    return given if given and SANE_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+class WithRequestId(logging.Filter):
+    """Puts the request's id on each record (``%(request_id)s``; ``-`` outside a request)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = request_id.get()
+        return True
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object a line, for a log collector (``KNOCK_LOG_FORMAT=json``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S%z"),
+            "level": record.levelname,
+            "logger": record.name,
+            "request_id": getattr(record, "request_id", "-"),
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)

@@ -6,12 +6,50 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.core.signals import request_finished
+from django.dispatch import receiver
 from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
+from ..lib.logs import new_request_id, request_id
+
 # A club's secret link, its view link and the API: what they answer is for one club's phones.
 _KEYED = ("/c/", "/v/", "/api/")
+
+
+class RequestId:
+    """Each request's id: the proxy's ``X-Request-ID`` when it is a sane one, else one made
+    here; on every line logged while the request is answered (Django's own line for a 4xx or
+    5xx comes after the middleware, so the id is let go only when the request is finished),
+    and in the answer."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        request_id.set(new_request_id(request.headers.get("X-Request-ID")))
+        response = self.get_response(request)
+        response["X-Request-ID"] = request_id.get()
+        return response
+
+    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        request_id.set(new_request_id(request.headers.get("X-Request-ID")))
+        response: HttpResponseBase = await self.get_response(request)
+        response["X-Request-ID"] = request_id.get()
+        return response
+
+
+@receiver(request_finished)
+def _request_done(**kwargs: Any) -> None:
+    request_id.set("-")
 
 
 class KeyedPagesStayPrivate:

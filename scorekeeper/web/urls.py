@@ -68,6 +68,7 @@ urlpatterns = [
     path("sheet/", printing.blank_sheet, name="blank-sheet"),
     path("sheet.pdf", printing.blank_sheet, {"pdf": True}, name="blank-sheet-pdf"),
     path("healthz", clubs.healthz, name="healthz"),
+    path("readyz", clubs.readyz, name="readyz"),
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("sw.js", app.service_worker, name="service-worker"),
     path("offline", app.offline, name="offline"),

@@ -68,6 +68,7 @@ def every_get(game: Game) -> list[str]:
         "/sheet/",
         "/sheet.pdf",
         "/healthz",
+        "/readyz",
         f"/api/v1/games/{game.id}",
         f"/api/v1/clubs/{club.id}/stats",
     ]

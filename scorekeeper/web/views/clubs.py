@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -247,7 +248,20 @@ def retire_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
 
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
-    """For a load balancer's checks, and the floor the load benchmark measures against."""
+    """Alive: the process answers (a supervisor restarts it when it does not). Asks nothing of
+    the database, so it is also the floor the load benchmark measures against."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Ready: the database answers too; 503 while it cannot, so that a load balancer sends the
+    players to another server meanwhile."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return HttpResponse("the database does not answer", status=503, content_type="text/plain")
     return HttpResponse("ok", content_type="text/plain")
 
 

@@ -1,0 +1,166 @@
+"""What an operator of many groups reads: a liveness and a readiness URL that a load balancer can
+trust, and log lines that say when, how bad, where from and which request, in Django's lines and
+gunicorn's access lines alike, with the request's id in its answer too."""
+
+import json
+import re
+import socket
+import threading
+import urllib.request
+from contextlib import contextmanager, suppress
+
+import pytest
+from django.db import connection
+
+from ..servers import app_server, server_environment
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def get(base: str, path: str, headers: dict | None = None):
+    request = urllib.request.Request(base + path, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+class Relay:
+    """A TCP relay in front of PostgreSQL that the test cuts and mends: the database going away
+    and coming back, as the app server sees it."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.open = True
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.open:
+                client.close()
+                continue
+            upstream = socket.create_connection(self.target)
+            self.sockets += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(a: socket.socket, b: socket.socket) -> None:
+        with suppress(OSError):
+            while data := a.recv(65536):
+                b.sendall(data)
+        for end in (a, b):
+            with suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.open = False
+        for end in self.sockets:
+            with suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+        self.sockets.clear()
+
+    def mend(self) -> None:
+        self.open = True
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+@contextmanager
+def database_that_goes_away(tmp_path):
+    """The app server's environment on a database the test takes away (``cut``) and brings
+    back (``mend``): PostgreSQL behind a relay, or SQLite in a folder that goes and comes."""
+    env = server_environment()
+    if connection.vendor == "postgresql":
+        db = connection.settings_dict
+        relay = Relay(db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432))
+        env["DATABASE_URL"] = f"postgres://{db['USER']}@127.0.0.1:{relay.port}/{db['NAME']}"
+        try:
+            yield env, relay.cut, relay.mend
+        finally:
+            relay.close()
+    else:
+        folder = tmp_path / "data"
+        env["KNOCK_SQLITE_PATH"] = str(folder / "knock.sqlite3")
+        yield env, lambda: None, lambda: folder.mkdir()
+
+
+def test_ready_is_503_while_the_database_cannot_answer_and_200_once_it_is_back(tmp_path):
+    with database_that_goes_away(tmp_path) as (env, cut, mend):
+        if connection.vendor == "postgresql":
+            with app_server(env) as base:
+                assert get(base, "/readyz")[0] == 200
+                cut()
+                status, _, body = get(base, "/readyz")
+                assert (status, body) == (503, b"the database does not answer")
+                assert get(base, "/healthz")[0] == 200  # alive all the same
+                mend()
+                assert get(base, "/readyz")[0] == 200
+        else:
+            # The SQLite file's folder is not there yet: it cannot be opened.
+            with app_server(env) as base:
+                assert get(base, "/readyz")[0] == 503
+                assert get(base, "/healthz")[0] == 200
+                mend()
+                assert get(base, "/readyz")[0] == 200
+
+
+def test_every_line_and_answer_names_its_request(tmp_path):
+    log, access = tmp_path / "error.log", tmp_path / "access.log"
+    env = server_environment() | {
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "KNOCK_ACCESS_LOG": str(access),
+        "KNOCK_CLIENT_IP_HEADER": "X-Forwarded-For",
+    }
+    with app_server(env, log=log) as base:
+        status, headers, _ = get(
+            base,
+            "/nowhere",
+            {"X-Request-ID": "table-7.a1", "X-Forwarded-For": "203.0.113.9"},
+        )
+        assert status == 404 and headers["X-Request-ID"] == "table-7.a1"
+        made = get(base, "/healthz")[1]["X-Request-ID"]
+        assert re.fullmatch(r"[0-9a-f]{32}", made)
+        # An id that could break a log line is replaced by one made here.
+        odd = get(base, "/healthz", {"X-Request-ID": "two words\tand a tab"})[1]["X-Request-ID"]
+        assert re.fullmatch(r"[0-9a-f]{32}", odd)
+    lines = log.read_text().splitlines()
+    [warning] = [line for line in lines if "Not Found: /nowhere" in line]
+    assert re.match(
+        r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING django.request \[table-7\.a1\] ", warning
+    )
+    [line] = [line for line in access.read_text().splitlines() if "/nowhere" in line]
+    assert "client=203.0.113.9" in line and "id=table-7.a1" in line
+    assert re.search(r'" 404 \d+ \d+ms ', line)
+
+
+def test_the_log_is_json_lines_when_asked(tmp_path):
+    log = tmp_path / "error.log"
+    env = server_environment() | {"DJANGO_LOG_LEVEL": "WARNING", "KNOCK_LOG_FORMAT": "json"}
+    with app_server(env, log=log) as base:
+        get(base, "/nowhere", {"X-Request-ID": "r-1"})
+    found = [json.loads(line) for line in log.read_text().splitlines() if '"r-1"' in line]
+    assert found[0]["level"] == "WARNING" and found[0]["logger"] == "django.request"
+    assert found[0]["message"] == "Not Found: /nowhere" and found[0]["request_id"] == "r-1"
+
+
+def test_hsts_names_no_subdomains_and_no_preload_unless_asked():
+    env = server_environment() | {"DJANGO_HTTPS": "1", "DJANGO_SSL_REDIRECT": "0"}
+    secure = {"X-Forwarded-Proto": "https"}
+    with app_server(env) as base:
+        assert get(base, "/healthz", secure)[1]["Strict-Transport-Security"] == "max-age=31536000"
+    asked = env | {"DJANGO_HSTS_INCLUDE_SUBDOMAINS": "1", "DJANGO_HSTS_PRELOAD": "1"}
+    with app_server(asked) as base:
+        assert get(base, "/healthz", secure)[1]["Strict-Transport-Security"] == (
+            "max-age=31536000; includeSubDomains; preload"
+        )
