@@ -23,6 +23,9 @@ class PlayerInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
+    # A club's page needs its secret key, which only digests of are stored: no "view on site".
+    view_on_site = False
+    ordering = ("-created",)
     list_display = ("name", "created", "player_count", "game_count")
     search_fields = ("name", "id")
     fields = ("id", "name", "created", "view_generation")
@@ -74,6 +77,8 @@ class RoundInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    view_on_site = False  # a game's page needs its club's key too
+    ordering = ("-created",)
     list_display = ("created", "club", "preset", "round_count", "finished", "result")
     list_filter = ("preset", "finished")
     search_fields = ("club__name", "id")

@@ -129,7 +129,7 @@ def test_a_club_exported_and_imported_into_an_empty_instance_is_identical():
     assert client.get(f"/c/{exported['club']['key']}/").status_code == 200
 
 
-def test_the_export_downloads_and_the_commands_restore_it(tmp_path, client):
+def test_the_export_downloads_and_the_commands_restore_it(tmp_path, client, monkeypatch):
     club = a_club_with_history()
     club.key = "-" + club.key[1:]  # a key as secrets once drew it: no longer drawn, still read
     club.save()
@@ -139,8 +139,15 @@ def test_the_export_downloads_and_the_commands_restore_it(tmp_path, client):
     path.write_bytes(response.content)
     with pytest.raises(Exception, match="already here"):
         call_command("import_club", str(path))
+    # The key from the environment or standard input, never the command line (history, ps).
     out = io.StringIO()
-    call_command("export_club", "--", club.key, stdout=out)
+    monkeypatch.setenv("KNOCK_CLUB_KEY", club.key)
+    call_command("export_club", stdout=out)
+    assert json.loads(out.getvalue()) == json.loads(response.content)
+    monkeypatch.delenv("KNOCK_CLUB_KEY")
+    monkeypatch.setattr("sys.stdin", io.StringIO(club.key + "\n"))
+    out = io.StringIO()
+    call_command("export_club", stdout=out)
     assert json.loads(out.getvalue()) == json.loads(response.content)
     empty_instance()
     out = io.StringIO()

@@ -56,6 +56,13 @@ class TestAdmin:
             assert club.key_hash not in text
         assert "Thursday table" in operator.get("/admin/scorekeeper/club/").content.decode()
 
+    def test_no_view_on_site_link_leads_to_a_page_that_needs_the_key(self, operator):
+        club = a_club()
+        game = club.games.order_by("created").first()
+        for url in [f"/admin/scorekeeper/club/{club.pk}/", f"/admin/scorekeeper/game/{game.pk}/"]:
+            page = operator.get(url + "change/").content.decode()
+            assert "View on site" not in page and "/admin/r/" not in page
+
     def test_games_and_rounds_cannot_be_changed_behind_the_engines_back(self, operator):
         club = a_club()
         game = club.games.first()
@@ -110,7 +117,15 @@ class TestCommands:
         assert list(Club.objects.all()) == [other]
         assert Game.objects.filter(club=other).count() == 1
 
+    def test_delete_club_without_a_terminal_needs_yes(self, monkeypatch):
+        club = a_club()
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))  # cron, a pipe: nobody to ask
+        with pytest.raises(CommandError, match="without a terminal, add --yes"):
+            call_command("delete_club", str(club.pk))
+        assert Club.objects.filter(pk=club.pk).exists()
+
     def test_delete_club_asks_first_and_refuses_an_unknown_id(self, monkeypatch):
+        monkeypatch.setattr("sys.stdin.isatty", lambda: True)
         club = a_club()
         monkeypatch.setattr("builtins.input", lambda prompt: "no")
         with pytest.raises(CommandError, match="Nothing was removed"):

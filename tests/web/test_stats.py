@@ -302,6 +302,8 @@ def test_the_operators_command_empties_every_bin(club):
     old, recent = Game.objects.filter(club=club)[:2]
     Game.objects.filter(pk=old.pk).update(deleted=timezone.now() - timedelta(days=31))
     Game.objects.filter(pk=recent.pk).update(deleted=timezone.now() - timedelta(days=2))
-    call_command("empty_bins", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("empty_bins", stdout=out)
+    assert out.getvalue() == "Removed 1 games that were in a bin for 30 days.\n"  # games, not rows
     assert not Game.objects.filter(pk=old.pk).exists()
     assert Game.objects.filter(pk=recent.pk).exists()

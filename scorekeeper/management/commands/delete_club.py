@@ -1,3 +1,4 @@
+import sys
 import uuid
 
 from django.core.management.base import BaseCommand, CommandError
@@ -20,7 +21,12 @@ class Command(BaseCommand):
         games = club.games.count()
         rounds = Round.objects.filter(game__club=club).count()
         summary = f"{club.name}: {club.players.count()} players, {games} games, {rounds} rounds"
-        if not yes and input(f"Remove {summary}? Type yes: ").strip().lower() != "yes":
-            raise CommandError("Nothing was removed.")
+        if not yes:
+            if not sys.stdin.isatty():
+                raise CommandError(
+                    f"Nothing was removed: without a terminal, add --yes ({summary})."
+                )
+            if input(f"Remove {summary}? Type yes: ").strip().lower() != "yes":
+                raise CommandError("Nothing was removed.")
         club.delete()  # one transaction: the players, the games and their rounds with it
         self.stdout.write(f"Removed {summary}.")

@@ -14,5 +14,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         expired = Game.objects.filter(deleted__lt=timezone.now() - timedelta(days=BIN_DAYS))
-        count, _ = expired.delete()
-        self.stdout.write(f"Removed {count} rows of games that were in a bin for {BIN_DAYS} days.")
+        _rows, removed = expired.delete()
+        games = removed.get(Game._meta.label, 0)
+        self.stdout.write(f"Removed {games} games that were in a bin for {BIN_DAYS} days.")
