@@ -365,6 +365,7 @@
         if ([502, 503, 504].includes(response.status)) break;
         const outcome = response.headers.get(OUTCOME);
         const html = await response.text();
+        buzzIfSaved(outcome);
         if (outcome === "saved" || outcome === "already") {
           rounds.shift();
           keepWaiting(rounds);
@@ -476,6 +477,19 @@
     }
   }
 
+  /* One short buzz for each round saved, whatever the page's language: the server says what a
+     Record tap did (Knock-Tap), on the tap's own answer and on a waiting round's. */
+  function buzzIfSaved(outcome) {
+    if (outcome === "saved" && localStorage.getItem(VIBRATE) !== "off" && navigator.vibrate) {
+      navigator.vibrate(40);
+    }
+  }
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    // (Before the swap: the tapped button is still in the page, and the answer still the tap's.)
+    const tapped = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (tapped && tapped.name === "confirm") buzzIfSaved(event.detail.xhr.getResponseHeader(OUTCOME));
+  });
+
   document.addEventListener("htmx:beforeRequest", (event) => {
     recorded = event.detail.elt.name === "confirm" || event.detail.elt.classList.contains("undo");
   });
@@ -495,9 +509,6 @@
     }
     if (!recorded) return;
     recorded = false;
-    if (toast && / saved /.test(toast.textContent) && localStorage.getItem(VIBRATE) !== "off") {
-      if (navigator.vibrate) navigator.vibrate(40);
-    }
     if (!form) return;
     const refused = form.querySelector("#preview .error");
     const start = refused

@@ -156,3 +156,30 @@ def test_the_way_of_keeping_score_switches_with_a_tap(browser, live_server, java
         expect(page.get_by_role("button", name="Just count lives instead")).to_be_visible()
     finally:
         context.close()
+
+
+def test_at_game_over_every_point_of_play_again_is_play_again(phone, live_server):
+    """The round that ends the game brings the game-over screen and no toast: nothing lies over
+    Play again (a toast's Undo once sat on its right end), and the one Undo is well apart."""
+    game = make_game(players=("Ann", "Ben"), preset="friendly", lives=1)  # out at zero
+    phone.goto(live_server.url + game.get_absolute_url())
+    tap_knock(phone, "Ann", ["Ben"])
+    phone.get_by_role("button", name="Record round 1").click()
+    expect(phone.locator(".winner")).to_contain_text("Ann wins!")
+    again = phone.get_by_role("button", name="Play again")
+    expect(again).to_be_visible()
+    phone.wait_for_timeout(300)  # past any settling
+    assert phone.locator("#toast").inner_text().strip() == ""
+    box = again.bounding_box()
+    for fx, fy in [(0.03, 0.5), (0.5, 0.5), (0.97, 0.5), (0.5, 0.1), (0.5, 0.9), (0.97, 0.9)]:
+        x, y = box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+        hit = phone.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('button')?.textContent.trim()",
+            [x, y],
+        )
+        assert hit == "Play again", (fx, fy, hit)
+    undo = phone.get_by_role("button", name="Undo round 1").bounding_box()
+    assert box["y"] - (undo["y"] + undo["height"]) > 40  # a thumb's width apart, not below it
+    shot = Path(__file__).resolve().parent.parent.parent / "test-results" / "game-over.png"
+    shot.parent.mkdir(exist_ok=True)
+    phone.screenshot(path=shot, full_page=True)

@@ -287,6 +287,35 @@ def test_undo_takes_back_a_waiting_round_before_anything_sent(browser, live_serv
     context.close()
 
 
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_saved_round_buzzes_once_in_every_language(browser, live_server, locale):
+    """It once matched " saved " in the toast: never in German, twice a round in English."""
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context = phone_context(browser, locale=locale)
+    context.add_init_script(
+        "Object.defineProperty(navigator, 'vibrate', {value: () => "
+        "{ window.buzzes = (window.buzzes || 0) + 1; return true; }})"
+    )
+    page = context.new_page()
+    page.goto(live_server.url + game.get_absolute_url())
+    for number in (1, 2):
+        page.locator("#record .tile").nth(0).click()
+        page.locator("#record .tile").nth(2).click()
+        page.locator("#record button[name=confirm]").click()
+        expect(page.locator("#table h1")).to_contain_text(str(number + 1))
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.buzzes") == number
+    # A tap that saves nothing does not buzz: a stale one, refused for another phone's round.
+    play.record_round(Game.objects.get(pk=game.pk), RoundInputs("knock", knocker=0, lowest=(1,)))
+    page.locator("#record .tile").nth(0).click()
+    page.locator("#record .tile").nth(2).click()
+    page.locator("#record button[name=confirm]").click()
+    expect(page.locator("#table h1")).to_contain_text("4")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.buzzes") == 2
+    context.close()
+
+
 def test_the_wake_lock_switch_is_there_where_the_api_is(browser, live_server):
     game = make_game()
     context = phone_context(browser)

@@ -253,8 +253,12 @@ def _record(request: HtmxHttpRequest, game: Game, form: RecordForm) -> tuple[Htt
         return _stale(request, game, inputs.client_id if inputs else "")
     said = _("Round %(n)d saved · %(headline)s") % {"n": step.number, "headline": step.headline}
     if request.htmx:
-        # At its new version (record moved it there), with the toast that says what was saved.
+        # At its new version (record moved it there), with the toast that says what was saved;
+        # but the round that ends the game is said by the game-over screen, whose actions no
+        # toast may cover, with its one Undo.
         table = _render_table(request, game)
+        if game.state.game_over:
+            return table, "saved"
         return _with_toast(request, table, game, said, undo=True), "saved"
     messages.success(request, said)
     return redirect(game), "saved"
