@@ -165,7 +165,7 @@ def _with_a_name(request: HttpRequest, club: Club, act) -> HttpResponse:
     """Read a name from the form, act on it, and say what happened (or why not)."""
     form = PlayerNameForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "A player needs a name of at most 60 characters.")
+        messages.error(request, _("A player needs a name of at most 60 characters."))
     else:
         try:
             messages.success(request, act(form.cleaned_data["name"]))
