@@ -32,13 +32,28 @@ self.addEventListener("activate", (event) => {
 
 const SAME = { ignoreVary: true };
 
-/* A game's page kept as the newest, the oldest beyond KEEP_AT_MOST let go. */
-async function keep(kept, request, response) {
-  if (!response.ok || !KEPT.test(new URL(request.url).pathname)) return;
-  await kept.delete(request, SAME); // put again below, so it counts as the newest
-  await kept.put(request, response);
-  const pages = await kept.keys();
-  await Promise.all(pages.slice(0, Math.max(0, pages.length - KEEP_AT_MOST)).map((old) => kept.delete(old)));
+/* The table's version a kept page shows (-1: none, as the round log). */
+const VERSION_OF = /data-version="(\d+)"/;
+async function versionOf(response) {
+  const found = response ? VERSION_OF.exec(await response.clone().text()) : null;
+  return found ? Number(found[1]) : -1;
+}
+
+/* A game's page kept as the newest, the oldest beyond KEEP_AT_MOST let go; one at a time, and
+   never over a later table (a slow answer for an older one can arrive last). */
+let keeping = Promise.resolve();
+function keep(kept, request, response) {
+  const step = async () => {
+    if (!response.ok || !KEPT.test(new URL(request.url).pathname)) return;
+    const older = await kept.match(request, SAME);
+    if (older && (await versionOf(older)) > (await versionOf(response))) return;
+    await kept.delete(request, SAME); // put again below, so it counts as the newest
+    await kept.put(request, response);
+    const pages = await kept.keys();
+    await Promise.all(pages.slice(0, Math.max(0, pages.length - KEEP_AT_MOST)).map((old) => kept.delete(old)));
+  };
+  keeping = keeping.then(step, step);
+  return keeping;
 }
 
 /* A page: from the network, keeping a game's page for later; without a network, the page as

@@ -4,15 +4,13 @@ gunicorn's access lines alike, with the request's id in its answer too."""
 
 import json
 import re
-import socket
-import threading
 import urllib.request
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 
 import pytest
 from django.db import connection
 
-from ..servers import app_server, server_environment
+from ..servers import Relay, app_server, server_environment
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,56 +22,6 @@ def get(base: str, path: str, headers: dict | None = None):
             return answer.status, answer.headers, answer.read()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read()
-
-
-class Relay:
-    """A TCP relay in front of PostgreSQL that the test cuts and mends: the database going away
-    and coming back, as the app server sees it."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.target = (host, port)
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.open = True
-        self.sockets: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if not self.open:
-                client.close()
-                continue
-            upstream = socket.create_connection(self.target)
-            self.sockets += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pump(a: socket.socket, b: socket.socket) -> None:
-        with suppress(OSError):
-            while data := a.recv(65536):
-                b.sendall(data)
-        for end in (a, b):
-            with suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
-
-    def cut(self) -> None:
-        self.open = False
-        for end in self.sockets:
-            with suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
-        self.sockets.clear()
-
-    def mend(self) -> None:
-        self.open = True
-
-    def close(self) -> None:
-        self.cut()
-        self.listener.close()
 
 
 @contextmanager
