@@ -187,9 +187,22 @@ SECURE_SSL_REDIRECT = HTTPS and env_flag("DJANGO_SSL_REDIRECT", True)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000" if HTTPS else "0"))
+
 # Subdomains are not Knock's to decide, and a preload is hard to undo: each only when asked.
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS and env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = HTTPS and env_flag("DJANGO_HSTS_PRELOAD", False)
+# LAN mode (DJANGO_HTTPS=0, production otherwise): plain HTTP is the point, so the deploy checks
+# that ask for HTTPS cannot apply, and only there are they silenced. Behind HTTPS, the checks
+# that ask for includeSubDomains and preload are silenced while the operator has not asked for
+# them: leaving them out is the default on purpose.
+SILENCED_SYSTEM_CHECKS = (
+    ["security.W004", "security.W008", "security.W012", "security.W016"]
+    if not HTTPS and not DEBUG
+    else [
+        *([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]),
+        *([] if SECURE_HSTS_PRELOAD else ["security.W021"]),
+    ]
+)
 
 # A club's key is its password: every handler takes keys out of what it writes. Each line
 # says when, how bad, where from and which request (the id is in the answer's X-Request-ID

@@ -4,13 +4,15 @@ gunicorn's access lines alike, with the request's id in its answer too."""
 
 import json
 import re
+import subprocess
+import sys
 import urllib.request
 from contextlib import contextmanager
 
 import pytest
 from django.db import connection
 
-from ..servers import Relay, app_server, server_environment
+from ..servers import ROOT, Relay, app_server, server_environment
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -112,3 +114,17 @@ def test_hsts_names_no_subdomains_and_no_preload_unless_asked():
         assert get(base, "/healthz", secure)[1]["Strict-Transport-Security"] == (
             "max-age=31536000; includeSubDomains; preload"
         )
+
+
+@pytest.mark.parametrize("https", ["0", "1"])  # on a LAN, and behind HTTPS
+def test_the_readme_s_deploy_check_passes_as_the_readme_runs_it(https):
+    env = server_environment() | {"DJANGO_HTTPS": https, "DJANGO_ALLOWED_HOSTS": "knock.lan"}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "no issues" in done.stdout
