@@ -18,11 +18,10 @@ from ..lib.logs import new_request_id, request_id
 _KEYED = ("/c/", "/v/", "/api/")
 
 
-class RequestId:
-    """Each request's id: the proxy's ``X-Request-ID`` when it is a sane one, else one made
-    here; on every line logged while the request is answered (Django's own line for a 4xx or
-    5xx comes after the middleware, so the id is let go only when the request is finished),
-    and in the answer."""
+class _BothWays:
+    """A middleware that works under the app server (sync) and the events server (async, so
+    that its streams pass through without a thread of their own): ``before`` the view sees the
+    request, ``after`` it has the answer."""
 
     sync_capable = True
     async_capable = True
@@ -35,14 +34,31 @@ class RequestId:
     def __call__(self, request: HttpRequest) -> Any:
         if iscoroutinefunction(self):
             return self._acall(request)
-        request_id.set(new_request_id(request.headers.get("X-Request-ID")))
-        response = self.get_response(request)
-        response["X-Request-ID"] = request_id.get()
-        return response
+        self.before(request)
+        return self.after(request, self.get_response(request))
 
     async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        self.before(request)
+        response: Awaitable[HttpResponseBase] = self.get_response(request)
+        return self.after(request, await response)
+
+    def before(self, request: HttpRequest) -> None:
+        pass
+
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        return response
+
+
+class RequestId(_BothWays):
+    """Each request's id: the proxy's ``X-Request-ID`` when it is a sane one, else one made
+    here; on every line logged while the request is answered (Django's own line for a 4xx or
+    5xx comes after the middleware, so the id is let go only when the request is finished),
+    and in the answer."""
+
+    def before(self, request: HttpRequest) -> None:
         request_id.set(new_request_id(request.headers.get("X-Request-ID")))
-        response: HttpResponseBase = await self.get_response(request)
+
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         response["X-Request-ID"] = request_id.get()
         return response
 
@@ -52,28 +68,13 @@ def _request_done(**kwargs: Any) -> None:
     request_id.set("-")
 
 
-class KeyedPagesStayPrivate:
+class KeyedPagesStayPrivate(_BothWays):
     """A page reached by a club's link carries the link (the page's own address and its
     links): no cache keeps it, and no search engine lists it. The phone keeps the table for
-    itself in its service worker, which these headers do not reach. (Async as well, so that the
-    events server's streams pass through without a thread of their own.)"""
+    itself in its service worker, which these headers do not reach."""
 
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if iscoroutinefunction(self):
-            return self._acall(request)
-        return _private(request, self.get_response(request))
-
-    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
-        response: Awaitable[HttpResponseBase] = self.get_response(request)
-        return _private(request, await response)
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        return _private(request, response)
 
 
 def _private(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
