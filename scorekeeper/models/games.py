@@ -313,6 +313,10 @@ class GameSeat(models.Model):
     knocks_caught = models.PositiveIntegerField(default=0)
     thirty_ones = models.PositiveIntegerField(default=0)
     last_chances = models.PositiveIntegerField(default=0)  # rounds ended on the last chance
+    # A game played for a pot: hands won, and coins up (or down). Added with a database default,
+    # so that the release before them can still write seats while the next one migrates.
+    hands_won = models.PositiveIntegerField(default=0, db_default=0)
+    coins = models.IntegerField(default=0, db_default=0)
     result = models.CharField(max_length=5, blank=True)  # won, tied, lost; empty while playing
 
     class Meta:
@@ -358,6 +362,7 @@ class Round(models.Model):
     hands = models.JSONField(null=True, blank=True)  # {position: ["AS", "KS", "9D"]}
     choice = models.CharField(max_length=40, blank=True)
     losses = models.JSONField(null=True, blank=True)  # counted by hand: {position: lives}
+    winners = models.JSONField(null=True, blank=True)  # a hand played for a pot: [position, …]
     client_id = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(default=timezone.now)
     changed = models.DateTimeField(null=True, blank=True)
@@ -411,6 +416,7 @@ class RoundInputs:
     choice: str = ""
     client_id: str = ""
     losses: dict[int, int] | None = None  # a round counted by hand: seat → lives lost
+    winners: tuple[int, ...] | None = None  # a hand played for a pot: who won, by seat
     # The table confirmed a round counted by hand that no round of its rules gives.
     as_counted: bool = False
 
@@ -423,6 +429,7 @@ class RoundInputs:
             self.hands,
             self.choice or None,
             self.losses,
+            self.winners,
         )
 
     def stored(self) -> dict[str, Any]:
@@ -436,6 +443,7 @@ class RoundInputs:
             "choice": self.choice,
             "client_id": self.client_id,
             "losses": None if self.losses is None else {str(k): v for k, v in self.losses.items()},
+            "winners": None if self.winners is None else list(self.winners),
         }
 
     @classmethod
@@ -448,4 +456,5 @@ class RoundInputs:
             hands=None if round.hands is None else {int(k): v for k, v in round.hands.items()},
             choice=round.choice,
             losses=None if round.losses is None else {int(k): v for k, v in round.losses.items()},
+            winners=None if round.winners is None else tuple(round.winners),
         )

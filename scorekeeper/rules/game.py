@@ -15,11 +15,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import parse_cards
-from .endings import COUNTED, ROUND_ENDINGS
+from .endings import COUNTED, ENDINGS, ROUND_ENDINGS
 from .resolve import resolve_round
 from .round import Outcome, Result, RoundError, RoundResult, Seat, Status, Table
 from .ruleset import RuleSet
-from .words import _, lives, names
+from .words import _, coins, lives, names
+
+
+# The endings of a hand played for a pot.
+POT_ENDINGS = frozenset(id for id, ending in ENDINGS.items() if ending.form == "pot")
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,7 @@ class RoundInput:
     hands: Mapping[int, Sequence[str]] | None = None  # seat → card codes, when entered
     choice: str | None = None
     losses: Mapping[int, int] | None = None  # seat → lives, in a round counted by hand
+    winners: tuple[int, ...] | None = None  # a hand played for a pot: who the table said won
 
     def as_data(self) -> dict[str, Any]:
         """The round as plain data (JSON: seats as strings where they are keys)."""
@@ -49,6 +54,8 @@ class RoundInput:
             "losses": None
             if self.losses is None
             else {str(seat): lives for seat, lives in self.losses.items()},
+            # Only a hand played for a pot names winners: other rounds store what they did.
+            **({} if self.winners is None else {"winners": list(self.winners)}),
         }
 
     @classmethod
@@ -62,6 +69,7 @@ class RoundInput:
             hands=None if hands is None else {int(seat): cards for seat, cards in hands.items()},
             choice=data["choice"],
             losses=None if losses is None else {int(seat): n for seat, n in losses.items()},
+            winners=None if data.get("winners") is None else tuple(data["winners"]),
         )
 
 
@@ -83,6 +91,8 @@ class Step:
             return _("The table decides")
         if result.result == Result.REPLAY:
             return _("Nobody loses: the cards are dealt again")
+        if self.round.ending in POT_ENDINGS:
+            return _pot_summary(result)
         losers = [p for p in result.players if p.lost]
         # Seat by seat, each with what it lost; but when everyone still in lost the same but one
         # player (a 31, fire), that player is named instead: it fits a phone's line.
@@ -113,6 +123,18 @@ class Step:
         return self.summary
 
 
+def _pot_summary(result: RoundResult) -> str:
+    """A hand played for a pot in a line: "Ana takes 4", "Ana and Ben take 3 each"."""
+    if not result.winners:
+        return _("The table stops")
+    taken = max(result.coins[name] for name in result.winners)
+    paid = -min(result.coins.values())  # what everyone else paid in
+    said = {"names": names(result.winners), "coins": taken + paid}
+    if len(result.winners) == 1:
+        return _("%(names)s takes %(coins)d") % said
+    return _("%(names)s take %(coins)d each") % said
+
+
 @dataclass(frozen=True)
 class GameState:
     """The table after the rounds played so far."""
@@ -130,6 +152,8 @@ class GameState:
     last_dealer: int | None = None  # who dealt the latest round
     # The round in which each seat first went out (None: never), for the game's summary.
     out_in: tuple[int | None, ...] = ()
+    # A game played for a pot: each seat's coins up (or down) since the start; () otherwise.
+    coins: tuple[int, ...] = ()
     # What the latest round did, in words, in the language the fold spoke. Words are not part
     # of the stored data (``as_data``): a page may be read in another language.
     last_explanation: tuple[str, ...] = field(default=(), compare=False)
@@ -160,6 +184,8 @@ class GameState:
             "tie": list(self.tie),
             "last_dealer": self.last_dealer,
             "out_in": list(self.out_in),
+            # Only a game played for a pot has coins: a game of lives stores what it always did.
+            **({"coins": list(self.coins)} if self.coins else {}),
         }
 
     @classmethod
@@ -177,6 +203,7 @@ class GameState:
             tie=tuple(data["tie"]),
             last_dealer=data["last_dealer"],
             out_in=tuple(data.get("out_in") or (None,) * len(data["names"])),
+            coins=tuple(data.get("coins") or ()),
         )
 
 
@@ -190,6 +217,7 @@ def start(rules: RuleSet, names: Sequence[str], first_dealer: int) -> GameState:
         statuses=(Status.IN,) * count,
         dealer=first_dealer,
         out_in=(None,) * count,
+        coins=(0,) * count if rules.played_for_pot else (),
     )
 
 
@@ -212,7 +240,13 @@ def play(rules: RuleSet, state: GameState, round: RoundInput) -> Step:
         raise RoundError(_("the game was already over"), "ending")
     table = Table(
         tuple(
-            Seat(names[p], state.lives[p], state.statuses[p], _hand(round, p))
+            Seat(
+                names[p],
+                state.lives[p],
+                state.statuses[p],
+                _hand(round, p),
+                coins=state.coins[p] if state.coins else 0,
+            )
             for p in range(len(names))
         ),
         dealer=names[state.dealer],
@@ -230,6 +264,9 @@ def play(rules: RuleSet, state: GameState, round: RoundInput) -> Step:
         losses=None
         if round.losses is None
         else {_seat_name(names, p, "losses"): lives for p, lives in round.losses.items()},
+        winners=None
+        if round.winners is None
+        else tuple(_seat_name(names, p, "winners") for p in round.winners),
     )
     playing = tuple(names[p] for p in range(len(names)) if state.statuses[p] != Status.OUT)
     return Step(number, state.dealer, round, resolve_round(rules, table, outcome), playing)
@@ -268,6 +305,7 @@ def advance(state: GameState, step: Step) -> GameState:
         tie=tuple(result.tie),
         last_dealer=step.dealer,
         last_explanation=tuple(result.explanation),
+        coins=tuple(player.coins for player in result.players) if state.coins else (),
     )
 
 
@@ -300,13 +338,24 @@ def replay(
 
 
 # What a round adds to each seat's tallies, for the club's statistics.
-TALLIES = ("rounds_lost", "lives_lost", "knocks", "knocks_caught", "thirty_ones", "last_chances")
+TALLIES = (
+    "rounds_lost",
+    "lives_lost",
+    "knocks",
+    "knocks_caught",
+    "thirty_ones",
+    "last_chances",
+    "hands_won",
+    "coins",
+)
 
 
 def tallies(step: Step, seats: int) -> list[dict[str, int]]:
     """Each seat's share of one round: a round lost and the lives it cost, a knock and whether
     it was caught (the knocker lost lives), a 31 shown in play or dealt, a round ended on the
-    last chance. A round counted by hand carries lives only."""
+    last chance; in a game played for a pot, a hand won and the coins it won or cost (a knock
+    is "caught" there when the knocker did not win). A round counted by hand carries lives
+    only."""
     counts = [dict.fromkeys(TALLIES, 0) for _seat in range(seats)]
     result, round = step.result, step.round
     if result.result == Result.TABLE_DECIDES:
@@ -316,9 +365,18 @@ def tallies(step: Step, seats: int) -> list[dict[str, int]]:
             counts[seat]["rounds_lost"], counts[seat]["lives_lost"] = 1, player.lost
         if player.status == Status.COUNTY:
             counts[seat]["last_chances"] = 1
+    names = [player.name for player in result.players]
+    for seat, name in enumerate(names):
+        counts[seat]["coins"] = result.coins.get(name, 0)
+        counts[seat]["hands_won"] = int(name in result.winners)
     if round.ending != COUNTED and round.knocker is not None:
         counts[round.knocker]["knocks"] = 1
-        counts[round.knocker]["knocks_caught"] = int(bool(result.players[round.knocker].lost))
+        caught = (
+            names[round.knocker] not in result.winners
+            if round.ending in POT_ENDINGS
+            else bool(result.players[round.knocker].lost)
+        )
+        counts[round.knocker]["knocks_caught"] = int(caught)
     ending = ROUND_ENDINGS.get(round.ending)
     if ending is not None and ending.counts_as_31:
         for seat in round.shown_by:
@@ -363,6 +421,11 @@ def describe_changes(rules: RuleSet, before: GameState, after: GameState) -> lis
                         "was": rules.status_label(was),
                     }
                 )
+        if before.coins and before.coins[i] != after.coins[i]:
+            lines.append(
+                _("%(name)s is at %(coins)s now (was %(was)s).")
+                % {"name": name, "coins": coins(after.coins[i]), "was": coins(before.coins[i])}
+            )
         if before.lives[i] != after.lives[i]:
             lines.append(
                 _("%(name)s has %(lives)s now (was %(was)d).")

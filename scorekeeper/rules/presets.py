@@ -1,4 +1,4 @@
-"""The five written rule sets of 31 as presets, each with the switches where the map of the
+"""The five written rule sets of 31, and the scat page's widow-and-pot game, as presets, each with the switches where the map of the
 rules has our reading (``../docs/rules.md``). A preset is its switches' defaults with a few set
 otherwise; house rules are a preset plus overrides (``build_rules``)."""
 
@@ -129,6 +129,18 @@ PRESETS: dict[str, Preset] = {
             knock_timing="after_discard",
             knocker_tied="like_others",
             knocker_caught=True,
+        ),
+        _preset(
+            "widow",
+            gettext_noop("Thirty-One with a widow and a pot"),
+            gettext_noop(
+                "No lives: everyone pays 1 into the pot each hand, swaps with the three-card "
+                "widow, and the highest hand after a knock takes the pot. A 31 wins at once."
+            ),
+            # No source says what equal highest hands do, nor when the game ends.
+            {"tie_break"},
+            form="pot",
+            middle="widow",
         ),
     )
 }

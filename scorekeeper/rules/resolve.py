@@ -15,6 +15,7 @@ from .cards import Card, CardError, check_hand
 from .endings import COUNTED, ENDINGS, ROUND_ENDINGS, Ending
 from .errors import InputError
 from .hands import evaluate, points, possible_values
+from .pot import check_winners, pay_in_and_share, pot_game_over
 from .round import (
     STATUSES,
     Choice,
@@ -48,7 +49,10 @@ def resolve_round(rules: RuleSet, table: Table, outcome: Outcome) -> RoundResult
     ending = _check_outcome(state)
     try:
         ending.score(state)
-        result = _replay(state) if state.replayed else _finish(state, ending)
+        if state.rules.played_for_pot:
+            result = _finish_pot(state)
+        else:
+            result = _replay(state) if state.replayed else _finish(state, ending)
     except TableDecides as open_question:
         result = _table_decides(state, open_question)
     if state.unusual:
@@ -199,6 +203,10 @@ def _check_outcome(state: RoundState) -> Ending:
             % {"endings": ", ".join(ENDINGS), "ending": outcome.ending},
             "ending",
         )
+    if ending.form != rules.form:
+        raise RoundError(_(ending.not_offered), "ending")
+    if outcome.winners is not None and not ending.asks_winners:
+        raise RoundError(_("only a hand played for a pot has winners to name"), "winners")
     if ending.by_hand:
         ending.check(state)
         return ending
@@ -209,6 +217,7 @@ def _check_outcome(state: RoundState) -> Ending:
     _check_knocker(state, ending)
     _check_shown(state, ending)
     _check_lowest(state)
+    check_winners(state)
     return ending
 
 
@@ -382,6 +391,58 @@ def _finish(state: RoundState, ending: Ending) -> RoundResult:
         tie=tie,
         next_dealer=next_dealer,
     )
+
+
+def _finish_pot(state: RoundState) -> RoundResult:
+    """A hand played for a pot: everyone pays the ante in, the winners share the pot (what
+    does not divide stays), and the deal moves left; or the table stops, and the most coins
+    win the game (``pot``)."""
+    rules, table = state.rules, state.table
+    story = list(state.story)
+    coins, left = (
+        ({seat.name: 0 for seat in table.players}, table.pot)
+        if state.stopped
+        else pay_in_and_share(state, story)
+    )
+    over = state.stopped or (
+        rules.round_limit is not None and table.rounds_played + 1 >= rules.round_limit
+    )
+    winner: str | None = None
+    tie: tuple[str, ...] = ()
+    if over:
+        winner, tie, left = pot_game_over(state, coins, left, story)
+    next_dealer = None if over or table.dealer is None else _left_of(state, table.dealer)
+    if next_dealer:
+        story.append(_deals(next_dealer))
+    players = tuple(
+        PlayerAfter(
+            seat.name,
+            seat.lives,
+            seat.status,
+            rules.status_label(seat.status),
+            coins=seat.coins + coins[seat.name],
+        )
+        for seat in table.players
+    )
+    return RoundResult(
+        result=Result.SCORED,
+        hands=state.hands,
+        losses={},
+        players=players,
+        pot=left,
+        explanation=tuple(story),
+        game_over=over,
+        winner=winner,
+        tie=tie,
+        next_dealer=next_dealer,
+        winners=tuple(state.winners),
+        coins=coins,
+    )
+
+
+def _left_of(state: RoundState, name: str) -> str:
+    seats = state.playing
+    return seats[(seats.index(name) + 1) % len(seats)]
 
 
 def _still_in(state: RoundState, after: Standing) -> list[str]:

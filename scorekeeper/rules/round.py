@@ -48,6 +48,8 @@ class Seat:
     status: str = Status.IN
     cards: tuple[Card, ...] | None = None
     value: Fraction | None = None
+    coins: int = 0  # in a game played for a pot: up (or down) since the start
+
 
     @property
     def playing(self) -> bool:
@@ -70,6 +72,7 @@ class Outcome:
     lowest: tuple[str, ...] | None = None  # named by the table instead of entering hands
     choice: str | None = None
     losses: Mapping[str, int] | None = None  # a round counted by hand: who lost how many
+    winners: tuple[str, ...] | None = None  # a hand played for a pot: named by the table
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,7 @@ class PlayerAfter:
     status_label: str
     lost: int = 0
     reason: str = ""
+    coins: int = 0  # a game played for a pot: up (or down) since the start, after the hand
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,9 @@ class RoundResult:
     # A round counted by hand that no round of these rules gives: kept only when the table
     # confirms it (a paper sheet allows anything).
     unusual: bool = False
+    # A hand played for a pot: who took it, and what the hand did to each player's coins.
+    winners: tuple[str, ...] = ()
+    coins: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -125,6 +132,8 @@ class RoundState:
     asked: tuple[Choice, ...] = ()  # what the rules left to the table, if anything
     replayed: bool = False  # nobody loses and the hand is dealt again
     unusual: bool = False  # counted by hand as no round of these rules gives
+    winners: list[str] = field(default_factory=list)  # a hand played for a pot: who takes it
+    stopped: bool = False  # a game played for a pot: the table ends it here
 
     @property
     def seats(self) -> dict[str, Seat]:

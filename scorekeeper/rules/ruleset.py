@@ -20,6 +20,30 @@ HALF = Fraction(1, 2)
 
 @dataclass(frozen=True)
 class RuleSet:
+    # The way the game is played
+    form: str = switch(
+        gettext_noop("What the game is played for"),
+        gettext_noop(
+            "Lives, lost one by one until one player is left; or a pot: every hand each "
+            "player pays in, and the highest hand takes it."
+        ),
+        {
+            "lives": gettext_noop("Lives"),
+            "pot": gettext_noop("A pot: an ante each hand, the highest hand wins it"),
+        },
+        default="lives",
+        since=4,
+    )
+    ante: int = switch(
+        gettext_noop("The ante"),
+        gettext_noop("Coins each player pays into the pot every hand (a game played for a pot)."),
+        None,
+        low=1,
+        high=100,
+        default=1,
+        since=4,
+        form="pot",
+    )
     # Hand value
     deck: int = switch(
         gettext_noop("Deck"),
@@ -81,6 +105,10 @@ class RuleSet:
                 "Three face-up cards to swap with; when every player passes they are "
                 "replaced from the stock (never after a knock)"
             ),
+            "widow": gettext_noop(
+                "The widow: three face-up cards to swap with, and no stock (the cards not "
+                "dealt stay out of play)"
+            ),
         },
         default="discard_pile",
     )
@@ -119,6 +147,7 @@ class RuleSet:
         gettext_noop("Lives a knocker loses when alone at the bottom of the showdown."),
         {2: gettext_noop("Loses 2"), 1: gettext_noop("Loses 1")},
         default=2,
+        form="lives",
     )
     knocker_tied: str = switch(
         gettext_noop("Knocker tied for lowest"),
@@ -132,6 +161,7 @@ class RuleSet:
             ),
         },
         default="safe",
+        form="lives",
     )
     knocker_beaten: int = switch(
         gettext_noop("A knocker without the top hand"),
@@ -145,6 +175,7 @@ class RuleSet:
         },
         default=0,
         since=3,
+        form="lives",
     )
     second_knock: bool = switch(
         gettext_noop("A second knock"),
@@ -155,6 +186,7 @@ class RuleSet:
         {False: gettext_noop("No"), True: gettext_noop("Yes")},
         default=False,
         since=3,
+        form="lives",
     )
     thirty_one: str = switch(
         gettext_noop("A 31 shown in play"),
@@ -171,6 +203,7 @@ class RuleSet:
             "none": gettext_noop("Nothing special: play goes on"),
         },
         default="others_lose_1",
+        form="lives",
     )
     thirty_one_after_knock: str = switch(
         gettext_noop("A 31 after a knock"),
@@ -183,6 +216,7 @@ class RuleSet:
             "knocker_loses_2": gettext_noop("It counts, and the knocker loses 2"),
         },
         default="counts",
+        form="lives",
     )
     thirty_one_dealt: str = switch(
         gettext_noop("A 31 dealt"),
@@ -196,6 +230,7 @@ class RuleSet:
             ),
         },
         default="others_lose_1",
+        form="lives",
     )
     several_dealt_31: str = switch(
         gettext_noop("Several players dealt 31"),
@@ -205,6 +240,7 @@ class RuleSet:
             "table_decides": gettext_noop("Not written down: the table decides"),
         },
         default="table_decides",
+        form="lives",
     )
     unshown_31: str = switch(
         gettext_noop("A 31 not shown at once"),
@@ -214,12 +250,14 @@ class RuleSet:
             "counts_31": gettext_noop("Counts 31"),
         },
         default="counts_31",
+        form="lives",
     )
     three_aces_fire: bool = switch(
         gettext_noop("Three aces end the round"),
         gettext_noop("Fire: three aces end the round at once and every other player loses 1."),
         {False: gettext_noop("No"), True: gettext_noop("Yes")},
         default=False,
+        form="lives",
     )
     stock_out: str = switch(
         gettext_noop("The stock runs out"),
@@ -234,6 +272,7 @@ class RuleSet:
             ),
         },
         default="reshuffle",
+        form="lives",
     )
     knocker_caught: bool = switch(
         gettext_noop("A knocker alone at the bottom is “caught”"),
@@ -241,6 +280,7 @@ class RuleSet:
         {False: gettext_noop("No"), True: gettext_noop("Yes")},
         default=False,
         since=3,
+        form="lives",
     )
     # Lives and the end of the game
     lives: int = switch(
@@ -250,6 +290,7 @@ class RuleSet:
         low=1,
         high=10,
         default=3,
+        form="lives",
     )
     last_chance: str | None = switch(
         gettext_noop("No lives left"),
@@ -261,6 +302,7 @@ class RuleSet:
             None: gettext_noop("Out"),
         },
         default=None,
+        form="lives",
     )
     next_dealer: str = switch(
         gettext_noop("Next dealer"),
@@ -274,6 +316,7 @@ class RuleSet:
             ),
         },
         default="left",
+        form="lives",
     )
     all_out: str = switch(
         gettext_noop("Everyone would go out at once"),
@@ -287,6 +330,7 @@ class RuleSet:
             ),
         },
         default="replay",
+        form="lives",
     )
     round_limit: int | None = switch(
         gettext_noop("A set number of rounds"),
@@ -354,6 +398,18 @@ class RuleSet:
         since=3,
         play_only=True,
     )
+    widow_swap: str = switch(
+        gettext_noop("Swapping with the widow"),
+        gettext_noop("How many cards a player swaps with the widow on a turn."),
+        {
+            "one": gettext_noop("One card"),
+            "several": gettext_noop("One, two or all three cards"),
+        },
+        default="one",
+        since=4,
+        play_only=True,
+        form="pot",
+    )
 
     # ---- derived facts -------------------------------------------------------------------
 
@@ -371,7 +427,7 @@ class RuleSet:
     @property
     def middle_cards(self) -> int:
         """Cards face up in the middle after the deal: the discard pile's first, or three."""
-        return 3 if self.middle == "three_face_up" else 1
+        return 1 if self.middle == "discard_pile" else 3
 
     @property
     def max_players(self) -> int:
@@ -386,7 +442,11 @@ class RuleSet:
         """The ways a round can end under these rules, in the order a table meets them."""
         from .endings import ENDINGS
 
-        return tuple(ending.id for ending in ENDINGS.values() if ending.offered(self))
+        return tuple(
+            ending.id
+            for ending in ENDINGS.values()
+            if ending.form == self.form and ending.offered(self)
+        )
 
     @property
     def lowest_endings(self) -> tuple[str, ...]:
@@ -523,8 +583,17 @@ class RuleSet:
         """The switches set otherwise than in ``other`` (a game's house rules, from its preset)."""
         return tuple(s.name for s in SWITCHES if getattr(self, s.name) != getattr(other, s.name))
 
+    def applies(self, switch: Switch) -> bool:
+        """Whether a switch is read in the way this game is played (lives, or a pot)."""
+        return switch.form is None or switch.form == self.form
+
+    @property
+    def played_for_pot(self) -> bool:
+        return self.form == "pot"
+
     def describe(self, readings: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-        """Every switch in words, for a rules card: label, value, words, help, our reading."""
+        """Every switch of the way this game is played, in words, for a rules card: label,
+        value, words, help, our reading."""
         return [
             {
                 "name": s.name,
@@ -536,6 +605,7 @@ class RuleSet:
                 "play_only": s.play_only,
             }
             for s in SWITCHES
+            if self.applies(s)
         ]
 
 

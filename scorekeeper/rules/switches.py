@@ -35,7 +35,8 @@ class Switch:
     is a whole number from ``low`` to ``high`` (or None, with ``optional``). Words are English
     message ids, translated where they are read. ``since`` is the rules version that brought
     the switch; a game stored before it plays ``before`` (by default the switch's default).
-    ``play_only``: a rule of play the table keeps (the rules card prints it), not the score."""
+    ``play_only``: a rule of play the table keeps (the rules card prints it), not the score.
+    ``form``: the way of playing (``RuleSet.form``) it belongs to, when only one."""
 
     label: str
     help: str
@@ -48,6 +49,7 @@ class Switch:
     none_label: str = ""
     before: Any = _SAME
     play_only: bool = False  # played at the table, printed on the card, never read by the engine
+    form: str | None = None  # the one way of playing (lives, pot) it is read in; None: both
     name: str = ""  # the RuleSet field's, filled in once the class is made
 
     @property

@@ -78,3 +78,8 @@ def names(people: Sequence[str]) -> str:
 def lives(n: int) -> str:
     """ "1 life", "2 lives"."""
     return ngettext("%(n)d life", "%(n)d lives", n) % {"n": n}
+
+
+def coins(n: int) -> str:
+    """A balance in coins, with its sign: "+3", "−2", "0"."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"

@@ -42,7 +42,7 @@ RULE_SETS = [
     for overrides in HOUSE_RULES
     if (rules := _buildable(preset, overrides)) is not None
 ]
-assert len(RULE_SETS) == 22
+assert len(RULE_SETS) == 27
 
 
 @pytest.mark.parametrize(
@@ -97,11 +97,11 @@ def rounds(draw):
     playing = [s.name for s in seats if s.status != "out"]
     dealer = draw(st.sampled_from(playing)) if playing else None
     ending = draw(st.sampled_from(rules.endings))
-    knocker = draw(st.sampled_from(playing)) if playing and ending == "knock" else None
+    knocker = draw(st.sampled_from(playing)) if playing and ending in ("knock", "highest") else None
     if playing and ending == "thirty_one":  # a 31 shown after a knock, or with none
         knocker = draw(st.none() | st.sampled_from(playing))
     shown = ()
-    if ending in ("thirty_one", "three_aces"):
+    if ending in ("thirty_one", "three_aces", "pot_31"):
         shown = (draw(st.sampled_from(playing)),) if playing else ()
     elif ending == "dealt_thirty_one" and playing:
         shown = tuple(draw(st.lists(st.sampled_from(playing), min_size=1, max_size=2, unique=True)))
@@ -136,6 +136,17 @@ def test_random_rounds_keep_the_game_sound(game):
             assert player.status == "out"
         if player.name in result.losses:
             assert seat.status != "out" and result.losses[player.name] in (1, 2)
+    if rules.played_for_pot:
+        # No lives in a game played for a pot, and no coin is made or lost: what the players
+        # are down, the pot holds.
+        assert [(p.lives, p.status) for p in result.players] == [
+            (s.lives, s.status) for s in table.players
+        ]
+        change = sum(p.coins - before[p.name].coins for p in result.players)
+        assert change + result.pot - table.pot == 0
+        assert set(result.winners) <= {p.name for p in result.players}
+        assert result.game_over == (outcome.ending == "stop")
+        return
     assert result.pot == table.pot + sum(before[p.name].lives - p.lives for p in result.players)
     still_in = [p.name for p in result.players if p.status != "out"]
     if result.result == "scored":

@@ -5,6 +5,8 @@ from dataclasses import replace
 
 import pytest
 
+from scorekeeper.rules.ruleset import BY_NAME
+
 from scorekeeper.rules import PRESETS, SWITCHES, Outcome, RoundError, Table, resolve_round
 from scorekeeper.rules.game import RoundInput, play, start
 from scorekeeper.rules.possible import gives
@@ -199,24 +201,39 @@ def test_a_dealt_31_beside_dealt_fire_is_refused_for_the_fire():
 PLAY_ONLY = [s.name for s in SWITCHES if s.play_only]
 
 
-def test_the_play_only_switches_are_the_four_the_sources_name():
+def test_the_play_only_switches_are_the_five_the_sources_name():
     # schwimmen's own variant list: "Two hands for the dealer: in many German homes the dealer
     # takes two hands, keeps one and lays the other face up as the middle." and "Some tables
-    # don't allow knocking during the first go-around."
-    assert PLAY_ONLY == ["no_knock_first_round", "new_middle_789", "pass_once", "dealer_two_hands"]
+    # don't allow knocking during the first go-around."; the scat page's widow game: "Some let
+    # you swap several cards."
+    assert PLAY_ONLY == [
+        "no_knock_first_round",
+        "new_middle_789",
+        "pass_once",
+        "dealer_two_hands",
+        "widow_swap",
+    ]
+
+
+YES = {name: True for name in PLAY_ONLY if name != "widow_swap"} | {"widow_swap": "several"}
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_a_play_only_switch_changes_no_round(preset):
     rules = PRESETS[preset].rules
-    played = replace(rules, **dict.fromkeys(PLAY_ONLY, True))
+    played = replace(rules, **YES)
     seats = [seat("Ann", "7S 8H 9D"), seat("Ben", "AH KH 9H"), seat("Cat", "AS KS 8S")]
+    knock = "highest" if rules.played_for_pot else "knock"
     for outcome in [{"knocker": "Ann"}, {"knocker": "Cat"}, {"knocker": "Ben"}]:
         table = Table(tuple(seats))
-        asked = Outcome("knock", outcome["knocker"])
+        asked = Outcome(knock, outcome["knocker"])
         assert resolve_round(played, table, asked) == resolve_round(rules, table, asked)
     card = {row["name"]: row for row in played.describe()}
-    assert all(card[name]["play_only"] and card[name]["words"] == "Yes" for name in PLAY_ONLY)
+    shown = [name for name in PLAY_ONLY if rules.applies(BY_NAME[name])]
+    # swapping with the widow is a rule of a game played for a pot only
+    assert shown == [n for n in PLAY_ONLY if n != "widow_swap" or rules.played_for_pot]
+    words = {True: "Yes", "several": "One, two or all three cards"}
+    assert all(card[n]["play_only"] and card[n]["words"] == words[YES[n]] for n in shown)
 
 
 # ---- Counted by hand: what no round of the rules gives ------------------------------------

@@ -8,8 +8,8 @@ import pytest
 from scorekeeper.rules import PRESETS, SWITCHES, RulesError, build_rules
 
 
-def test_the_five_presets_ship_with_their_ids():
-    assert list(PRESETS) == ["scat", "friendly", "schwimmen", "aces-wild", "kitchen-table"]
+def test_the_five_presets_and_the_widow_game_ship_with_their_ids():
+    assert list(PRESETS) == ["scat", "friendly", "schwimmen", "aces-wild", "kitchen-table", "widow"]
 
 
 @pytest.mark.parametrize(

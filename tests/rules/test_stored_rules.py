@@ -23,10 +23,14 @@ VERSION_3 = VERSION_1 | {
     "knocker_beaten", "second_knock", "knocker_caught", "no_knock_first_round",
     "new_middle_789", "pass_once", "dealer_two_hands", "pot_at_end",
 }  # fmt: skip
+# Version 4: the widow-and-pot game, played for a pot instead of lives.
+VERSION_4 = VERSION_3 | {"form", "ante", "widow_swap"}
+
 SWITCHES_OF_VERSION = {
     1: VERSION_1,
     2: VERSION_1,  # version 2 began storing the version; it added no switch
     3: VERSION_3,
+    4: VERSION_4,
 }
 
 # A schwimmen game as versions 1 and 2 stored it, word for word.
@@ -62,6 +66,9 @@ STORED = {
     2: [SCHWIMMEN, SCAT_HOUSE],
     3: [KITCHEN_TABLE_3, {**SCHWIMMEN, **{n: False for n in VERSION_3 - VERSION_1},
                           "knocker_beaten": 0, "pot_at_end": "stays"}],
+    4: [{**KITCHEN_TABLE_3, "form": "lives", "ante": 1, "widow_swap": "one"},
+        {**KITCHEN_TABLE_3, "form": "pot", "ante": 2, "widow_swap": "several",
+         "middle": "widow"}],
 }  # fmt: skip
 
 

@@ -12,6 +12,7 @@ from .base import COUNTED, Ending
 from .counted import CountedByHand
 from .dealt import DealtThirtyOne
 from .knock import Knock
+from .pot import Highest, PotThirtyOne, Stop
 from .second_knock import SecondKnock
 from .stock_out import StockOut
 from .thirty_one import ThirtyOne
@@ -20,7 +21,18 @@ from .three_aces import ThreeAces
 # In the order a table meets them.
 ENDINGS: dict[str, Ending] = {
     ending.id: ending
-    for ending in (Knock(), SecondKnock(), ThirtyOne(), DealtThirtyOne(), ThreeAces(), StockOut())
+    for ending in (
+        Knock(),
+        SecondKnock(),
+        ThirtyOne(),
+        DealtThirtyOne(),
+        ThreeAces(),
+        StockOut(),
+        # A game played for a pot (``RuleSet.form``) has its own.
+        Highest(),
+        PotThirtyOne(),
+        Stop(),
+    )
 }
 # A round may also be counted by hand, as on a paper sheet: not a way a hand of 31 ends, so the
 # referee never offers it; the rules apply what the table counted.

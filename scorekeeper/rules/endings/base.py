@@ -13,9 +13,9 @@ from ..words import _
 COUNTED = "manual"
 
 # The questions a table answers about a round: who knocked, who showed (31, three aces, a dealt
-# 31), who was lowest (or everyone's cards).
-Question = Literal["knocker", "shown_by", "lowest"]
-QUESTIONS: tuple[Question, ...] = ("knocker", "shown_by", "lowest")
+# 31), who was lowest (or everyone's cards); in a game played for a pot, who won the hand.
+Question = Literal["knocker", "shown_by", "lowest", "winners"]
+QUESTIONS: tuple[Question, ...] = ("knocker", "shown_by", "lowest", "winners")
 
 
 class Ending:
@@ -41,6 +41,8 @@ class Ending:
     not_offered: ClassVar[str] = ""  # why these rules have no such ending
     counts_as_31: ClassVar[bool] = False  # a 31 for the club's statistics
     by_hand: ClassVar[bool] = False
+    form: ClassVar[str] = "lives"  # the way of playing it ends a round of (``RuleSet.form``)
+    asks_winners: ClassVar[bool] = False  # the table says who won the pot (or enters the cards)
 
     def offered(self, rules: RuleSet) -> bool:
         """Whether a round can end so under these rules."""
@@ -60,6 +62,8 @@ class Ending:
             asked.append("shown_by")
         if self.asks_lowest(rules):
             asked.append("lowest")
+        if self.asks_winners:
+            asked.append("winners")
         return tuple(asked)
 
     def tap_order(self, rules: RuleSet) -> tuple[Question, ...]:
