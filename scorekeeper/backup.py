@@ -46,6 +46,7 @@ ROUND_FIELDS = (
     "hands",
     "choice",
     "losses",
+    "winners",
     "client_id",
 )
 KEY = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
@@ -174,6 +175,7 @@ class RoundEntry(Strict):
     knocker: Seat | None = None
     shown_by: list[Seat] = Field(default_factory=list, max_length=20)
     lowest: Annotated[list[Seat], Field(max_length=20)] | None = None
+    winners: Annotated[list[Seat], Field(max_length=20)] | None = None
     hands: (
         Annotated[
             dict[
@@ -300,6 +302,7 @@ def _check_rounds(entry: GameEntry, where: str) -> None:
             ("knocker", [] if r.knocker is None else [r.knocker]),
             ("shown_by", r.shown_by),
             ("lowest", r.lowest or []),
+            ("winners", r.winners or []),
             ("hands", [int(k) for k in r.hands or {}]),
             ("losses", [int(k) for k in r.losses or {}]),
         ]

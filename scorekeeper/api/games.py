@@ -154,6 +154,9 @@ def round_inputs(game: Game, payload: RoundIn) -> RoundInputs:
         lowest=None
         if payload.lowest is None
         else tuple(_seat(game, n, "lowest") for n in payload.lowest),
+        winners=None
+        if payload.winners is None
+        else tuple(_seat(game, n, "winners") for n in payload.winners),
         hands=codes,
         choice=payload.choice or "",
         client_id=payload.client_id,

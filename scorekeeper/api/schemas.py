@@ -401,6 +401,11 @@ class RoundIn(Strict):
     knocker: Name | None = None
     shown_by: Names = Field(default_factory=list)
     lowest: Names | None = None
+    winners: Names | None = Field(
+        None,
+        description="A hand played for a pot (ending “highest”): who won it, named by the "
+        "table instead of entering hands; several share it",
+    )
     hands: Annotated[dict[Name, Cards], Field(max_length=20)] | None = Field(
         None, description="Everyone's cards, by name, instead of naming the lowest"
     )
@@ -443,6 +448,7 @@ class RoundIn(Strict):
                     "version": 3,
                     "client_id": "9a0e1d",
                 },
+                {"ending": "highest", "knocker": "Ann", "winners": ["Cat"]},
             ]
         }
     )
@@ -495,6 +501,7 @@ class PlayerAfterOut(BaseModel):
     status_label: str
     lost: int
     reason: str
+    coins: int | None = Field(description="A game played for a pot: coins up or down after it")
 
 
 class ChoiceOut(BaseModel):
@@ -514,6 +521,8 @@ class ShowdownOut(BaseModel):
     tie: list[str]
     next_dealer: str | None
     explanation: list[str]
+    winners: list[str] = Field(description="A hand played for a pot: who took the pot")
+    coins: dict[str, int] = Field(description="A hand played for a pot: what it did to each")
 
 
 class ClubOut(BaseModel):
@@ -527,6 +536,7 @@ class SeatOut(BaseModel):
     lives: int
     status: str
     status_label: str
+    coins: int | None = Field(description="A game played for a pot: coins up or down; else null")
 
 
 class RoundOut(BaseModel):
@@ -536,10 +546,12 @@ class RoundOut(BaseModel):
     knocker: str | None
     shown_by: list[str]
     lowest: list[str] | None
+    winners: list[str] | None
     hands: list[NamedHandOut]
     choice: str | None
     result: str
     losses: dict[str, int]
+    coins: dict[str, int]
     summary: str = Field(description="Who lost what, in a line: “Cat −1, Ben −2”")
     explanation: list[str]
 
@@ -597,6 +609,8 @@ class PlayerStatsOut(BaseModel):
     knocks_caught: int = Field(description="Rounds knocked in which the knocker lost lives")
     thirty_ones: int = Field(description="Rounds ended by the player's 31, shown or dealt")
     last_chances: int = Field(description="Rounds the player ended on the last chance")
+    hands_won: int = Field(description="Hands won in games played for a pot")
+    coins: int = Field(description="Coins up (or down) in games played for a pot")
     nemesis: str | None = Field(description="Who won most of the player's lost games; null if tied")
 
 

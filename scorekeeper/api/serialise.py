@@ -34,6 +34,7 @@ def result_data(rules: RuleSet, result: RoundResult) -> dict[str, Any]:
                 "status_label": player.status_label,
                 "lost": player.lost,
                 "reason": player.reason,
+                "coins": player.coins if rules.played_for_pot else None,
             }
             for player in result.players
         ],
@@ -45,6 +46,8 @@ def result_data(rules: RuleSet, result: RoundResult) -> dict[str, Any]:
         "tie": list(result.tie),
         "next_dealer": result.next_dealer,
         "explanation": list(result.explanation),
+        "winners": list(result.winners),
+        "coins": dict(result.coins),
     }
 
 
@@ -64,6 +67,7 @@ def state_data(game: Game) -> dict[str, Any]:
                 "lives": state.lives[i],
                 "status": state.statuses[i],
                 "status_label": game.rules.status_label(state.statuses[i]),
+                "coins": state.coins[i] if state.coins else None,
             }
             for i, name in enumerate(state.names)
         ],
@@ -89,10 +93,12 @@ def round_data(names: tuple[str, ...], step: Step) -> dict[str, Any]:
         "knocker": None if round.knocker is None else names[round.knocker],
         "shown_by": [names[p] for p in round.shown_by],
         "lowest": None if round.lowest is None else [names[p] for p in round.lowest],
+        "winners": None if round.winners is None else [names[p] for p in round.winners],
         "hands": [hand_data(name, hand) for name, hand in result.hands.items()],
         "choice": round.choice or None,
         "result": result.result,
         "losses": result.losses,
+        "coins": dict(result.coins),
         "summary": step.summary,
         "explanation": list(result.explanation),
     }

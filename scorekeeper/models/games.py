@@ -211,6 +211,12 @@ class Game(models.Model):
         return stored_rules(json.dumps(self.rules_data, sort_keys=True), self.rules_version)
 
     @property
+    def counting(self) -> bool:
+        """Whether the table page counts lives by hand: a game played for a pot has none, so
+        its page always asks how the hand ended."""
+        return self.mode == self.Mode.COUNT and not self.rules.played_for_pot
+
+    @property
     def preset_name(self) -> str:
         return PRESETS[self.preset].title if self.preset in PRESETS else self.preset
 

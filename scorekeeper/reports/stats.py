@@ -20,6 +20,7 @@ from ..models import Club, GameSeat
 from ..rules import PRESETS
 from ..rules.errors import InputError
 from ..rules.game import TALLIES
+from ..rules.words import coins as signed
 
 
 @dataclass
@@ -39,6 +40,8 @@ class PlayerStats:
     knocks_caught: int = 0
     thirty_ones: int = 0
     last_chances: int = 0
+    hands_won: int = 0  # in games played for a pot
+    coins: int = 0  # up or down, in games played for a pot
     nemesis: str | None = None
     victim: str | None = None
     beaten_by: Counter[str] = field(default_factory=Counter)
@@ -51,6 +54,10 @@ class PlayerStats:
     def knock_success(self) -> float | None:
         """Knocks not caught, as a share of knocks."""
         return (self.knocks - self.knocks_caught) / self.knocks if self.knocks else None
+
+    @property
+    def coins_words(self) -> str:
+        return signed(self.coins)
 
     @property
     def lives_per_10_rounds(self) -> float | None:
@@ -75,6 +82,11 @@ class ClubStats:
     games: int
     # (winner, loser) → finished games the winner won alone with the loser at the table
     beat: dict[tuple[str, str], int]
+
+    @property
+    def pot_games(self) -> bool:
+        """Whether any game counted was played for a pot (its columns then show)."""
+        return any(p.hands_won or p.coins for p in self.players)
 
     def leaderboard(self) -> list[PlayerStats]:
         """By win rate, but a rate over few games ranks below the same rate over many."""

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import Game, Round
+from ..rules.words import coins as signed
 
 
 @dataclass
@@ -30,7 +31,7 @@ class Summary:
     @property
     def coins_words(self) -> str:
         """ "Ann +5, Ben −2, Cat −3": the most won first."""
-        return ", ".join(f"{name} {_signed(n)}" for name, n in self.coins)
+        return ", ".join(f"{name} {signed(n)}" for name, n in self.coins)
 
     @property
     def duration_words(self) -> str:
@@ -86,10 +87,6 @@ class Summary:
         return " ".join(lines)
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
-
-
 def coins_at_the_end(
     names: tuple[str, ...], paid: list[int], winners: tuple[str, ...], to_winner: bool
 ) -> tuple[list[tuple[str, int]], int]:
@@ -135,9 +132,14 @@ def summarise(game: Game) -> Summary:
     }
     first, last = seats[0][2], seats[0][3]
     duration = last - first if state.rounds > 1 and first else None
-    paid = [state.start_lives - lives for lives in state.lives]
-    winners = (state.winner,) if state.winner else state.tie
-    coins, left = coins_at_the_end(state.names, paid, winners, game.rules.pot_at_end == "winner")
+    if state.coins:  # a game played for a pot: its coins are the score
+        coins = sorted(zip(state.names, state.coins, strict=True), key=lambda pair: -pair[1])
+        left = state.pot
+    else:
+        paid = [state.start_lives - lives for lives in state.lives]
+        winners = (state.winner,) if state.winner else state.tie
+        to_winner = game.rules.pot_at_end == "winner"
+        coins, left = coins_at_the_end(state.names, paid, winners, to_winner)
     return Summary(
         result=state.result_words or _("The game is over"),
         rounds=state.rounds,

@@ -84,9 +84,7 @@ def check_winners(state: RoundState) -> None:
         raise RoundError(_("name who won the pot"), "winners")
     for name in named:
         if name not in state.playing:
-            raise RoundError(
-                _("%(name)s is not playing in this game") % {"name": name}, "winners"
-            )
+            raise RoundError(_("%(name)s is not playing in this game") % {"name": name}, "winners")
     if len(set(named)) != len(named):
         raise RoundError(_("a player is named twice"), "winners")
 
@@ -152,14 +150,15 @@ def pot_game_over(
     balances = {seat.name: seat.coins + coins[seat.name] for seat in table.players}
     most = max(balances[name] for name in state.playing)
     leaders = tuple(name for name in state.playing if balances[name] == most)
-    if rules.pot_at_end == "winner" and left:
+    if rules.pot_at_end == "winner" and left >= len(leaders):
         each, left = share(left, len(leaders))
         for name in leaders:
             coins[name] += each
-        story.append(
-            _("What is left in the middle goes to %(names)s: %(coins)d each.")
-            % {"names": _names(leaders), "coins": each}
-        )
+        said = {"names": _names(leaders), "coins": each}
+        if len(leaders) == 1:
+            story.append(_("What is left in the middle goes to %(names)s: %(coins)d.") % said)
+        else:
+            story.append(_("What is left in the middle goes to %(names)s: %(coins)d each.") % said)
     if len(leaders) == 1:
         story.append(_("%(name)s wins the game.") % {"name": leaders[0]})
         return leaders[0], (), left

@@ -50,7 +50,6 @@ class Seat:
     value: Fraction | None = None
     coins: int = 0  # in a game played for a pot: up (or down) since the start
 
-
     @property
     def playing(self) -> bool:
         return self.status != Status.OUT

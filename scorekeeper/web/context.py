@@ -19,6 +19,7 @@ def _words() -> dict[str, str]:
     return {
         "knocked": _("knocked"),
         "lowest": _("lowest"),
+        "wins": _("wins"),
         "showed_31": _("showed 31"),
         "not_sent": _("Not saved: no connection. Knock will send it when the connection is back."),
         "retry": _("Retry"),

@@ -8,9 +8,13 @@
 (function () {
   "use strict";
 
-  const INPUT = { knocker: "knocker", shown_by: "shown", lowest: "lowest" };
+  const INPUT = { knocker: "knocker", shown_by: "shown", lowest: "lowest", winners: "winners" };
   const word = (key, fallback) => (window.knockWord ? window.knockWord(key, fallback) : fallback);
-  const ROLE_WORDS = { knocker: ["knocked", "knocked"], lowest: ["lowest", "lowest"] };
+  const ROLE_WORDS = {
+    knocker: ["knocked", "knocked"],
+    lowest: ["lowest", "lowest"],
+    winners: ["wins", "wins"],
+  };
   const TOAST_SECONDS = 6;
   let toastTimer = null;
   let recorded = false;
@@ -58,13 +62,15 @@
   }
 
   /* What a player can be marked as, in the order taps go through it: nothing, then each role
-     (and "knocked and lowest" after "knocked"), leaving out a role another player holds alone. */
+     (and "knocked and lowest", or "knocked and wins", after "knocked"), leaving out a role
+     another player holds alone. */
   function marks(form, seat) {
     const roles = tapOrder(form);
     const all = [[]];
     for (const role of roles) {
       all.push([role]);
       if (role === "knocker" && roles.includes("lowest")) all.push(["knocker", "lowest"]);
+      if (role === "knocker" && roles.includes("winners")) all.push(["knocker", "winners"]);
     }
     return all.filter((mark) =>
       mark.every((role) => !single(form, role) || !heldByAnother(form, role, seat))

@@ -190,7 +190,7 @@ def test_the_table_page_shows_lives_statuses_the_dealer_and_the_rules(client):
     page = text(client.get(game.get_absolute_url()))
     assert "Round 4" in page
     assert "swimming" in page
-    assert "pot 3" in page
+    assert "3 lives paid into the pot" in page
     assert page.count('class="token"') == 6 and page.count('class="token lost"') == 3
     assert "The rules of this game" in page
     assert "Knocker alone lowest" in page

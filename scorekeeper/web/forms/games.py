@@ -294,7 +294,7 @@ def tap_hint(rules: RuleSet, ending: Ending) -> str:
     """What to tap for an ending, in the order the taps answer it, in one short line."""
     if ending.by_hand:
         return _("Tap a player to take a life, twice for 2.")
-    what = {"knocker": _("the knocker"), "lowest": _("the lowest")}
+    what = {"knocker": _("the knocker"), "lowest": _("the lowest"), "winners": _("the winner")}
     if ending.shown_question:
         what["shown_by"] = _(ending.shown_question)
     order = ending.tap_order(rules)
@@ -324,6 +324,9 @@ class RecordForm(forms.Form):
     lowest = forms.TypedMultipleChoiceField(
         required=False, coerce=int, widget=forms.CheckboxSelectMultiple
     )
+    winners = forms.TypedMultipleChoiceField(
+        required=False, coerce=int, widget=forms.CheckboxSelectMultiple
+    )
     choice = forms.CharField(required=False, max_length=40)
     version = forms.IntegerField(
         required=False, min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput
@@ -336,19 +339,20 @@ class RecordForm(forms.Form):
         kwargs.setdefault("initial", {})
         kwargs["initial"].setdefault("version", game.version)
         kwargs["initial"].setdefault("client_id", uuid.uuid4().hex)
-        # The round a table records most: a knock. Counting by hand, the only one.
-        kwargs["initial"].setdefault("ending", COUNTED if game.mode == Game.Mode.COUNT else "knock")
+        # The round a table records most: a knock (for a pot too). Counting by hand, the only one.
+        kwargs["initial"].setdefault("ending", COUNTED if game.counting else game.rules.endings[0])
         super().__init__(*args, **kwargs)
         self.game = game
         # The names come with the stored state: the page reads no seat.
         self.seats = seats = list(enumerate(game.state.names))
         endings = game.rules.endings
-        self._choose(
-            "ending", [(e, _(ENDINGS[e].words)) for e in endings] + [(COUNTED, _(BY_HAND.chip))]
-        )
+        # A game played for a pot counts no lives, so no round of it is counted by hand.
+        by_hand = [] if game.rules.played_for_pot else [(COUNTED, _(BY_HAND.chip))]
+        self._choose("ending", [(e, _(ENDINGS[e].words)) for e in endings] + by_hand)
         self._choose("knocker", [("", _("Nobody")), *seats])
         self._choose("shown", seats)
         self._choose("lowest", seats)
+        self._choose("winners", seats)
         most = game.rules.most_lost
         for position, name in seats:
             self.fields[f"cards_{position}"] = forms.CharField(
@@ -407,14 +411,17 @@ class RecordForm(forms.Form):
 
     @property
     def counting(self) -> bool:
-        return self.game.mode == Game.Mode.COUNT
+        return self.game.counting
 
     def tiles(self) -> list[dict[str, Any]]:
         """Each player as the page's tap target, with what this form says about them."""
         state = self.game.state
-        knocker, shown, lowest = (self[name].value() for name in ("knocker", "shown", "lowest"))
+        knocker, shown, lowest, winners = (
+            self[name].value() for name in ("knocker", "shown", "lowest", "winners")
+        )
         shown = {str(v) for v in shown or ()}
         lowest = {str(v) for v in lowest or ()}
+        winners = {str(v) for v in winners or ()}
         return [
             {
                 "seat": position,
@@ -422,6 +429,7 @@ class RecordForm(forms.Form):
                 "knocker": str(knocker) == str(position),
                 "shown": str(position) in shown,
                 "lowest": str(position) in lowest,
+                "wins": str(position) in winners,
                 "lost": self[f"lost_{position}"].value() or 0,
                 "lost_field": self[f"lost_{position}"],
             }
@@ -436,6 +444,9 @@ class RecordForm(forms.Form):
 
     def lowest_chips(self) -> list[dict[str, Any]]:
         return self.chips("lowest")
+
+    def winners_chips(self) -> list[dict[str, Any]]:
+        return self.chips("winners")
 
     @property
     def cards_entered(self) -> bool:
@@ -470,11 +481,13 @@ class RecordForm(forms.Form):
         knocker = data.get("knocker") if "knocker" in asks else None
         shown = tuple(data.get("shown") or ()) if "shown_by" in asks else ()
         lowest = tuple(data.get("lowest") or ()) if "lowest" in asks else ()
+        winners = tuple(data.get("winners") or ()) if "winners" in asks else ()
         return RoundInputs(
             ending=ending,
             knocker=knocker,
             shown_by=shown,
             lowest=lowest or None,
+            winners=winners or None,
             hands=hands or None,
             choice=data.get("choice") or "",
             client_id=data.get("client_id") or "",
@@ -488,10 +501,17 @@ class RecordForm(forms.Form):
             return
         if refusal.seat is not None and f"cards_{refusal.seat}" in self.fields:
             if not self.cards_entered:
-                # No hand was typed: what is missing is who was lowest, in the table's words.
-                self.add_error(
-                    "lowest", _("Say who was lowest: tap them, or enter everyone's cards.")
-                )
+                # No hand was typed: what is missing is who was lowest (or who won the pot),
+                # in the table's words.
+                ending = self.cleaned_data.get("ending")
+                if ending in ROUND_ENDINGS and "winners" in self.game.rules.asks(ending):
+                    self.add_error(
+                        "winners", _("Say who won the pot: tap them, or enter everyone's cards.")
+                    )
+                else:
+                    self.add_error(
+                        "lowest", _("Say who was lowest: tap them, or enter everyone's cards.")
+                    )
                 return
             self.add_error(f"cards_{refusal.seat}", message)
             return
@@ -499,6 +519,7 @@ class RecordForm(forms.Form):
             "knocker": "knocker",
             "shown_by": "shown",
             "lowest": "lowest",
+            "winners": "winners",
             "choice": "choice",
             "ending": "ending",
         }.get(refusal.part)
@@ -512,6 +533,7 @@ class RecordForm(forms.Form):
             "knocker": inputs.knocker,
             "shown": list(inputs.shown_by),
             "lowest": list(inputs.lowest or ()),
+            "winners": list(inputs.winners or ()),
             "choice": inputs.choice,
         }
         for position, codes in (inputs.hands or {}).items():

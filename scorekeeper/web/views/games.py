@@ -26,6 +26,7 @@ from ...lib.text import sentence
 from ...models import Club, Game, RoundInputs
 from ...play import AlreadyRecorded, StaleGame, Unusual
 from ...reports.chart import lives_chart, sheet_rows
+from ...rules.words import coins as signed
 from ...reports.rounds import lives_over_rounds, round_page
 from ...reports.summary import summarise
 from ...rules import COUNTED, ROUND_ENDINGS, Result, Status
@@ -95,7 +96,7 @@ def table_context(
         "form": record_form,
         "bound": form is not None and form.is_bound,
         # What the page's script needs from the rules (static/js/table.js).
-        "counting": game.mode == Game.Mode.COUNT,
+        "counting": game.counting,
         "one_each": " ".join(SHOWN_BY_ONE),
         # The id of this page's next tap: a repeat of it is recorded once.
         "tap_id": uuid.uuid4().hex,
@@ -119,6 +120,8 @@ def _rows(game: Game, form: RecordForm | None) -> list[dict[str, Any]]:
             "tokens": [True] * state.lives[i] + [False] * (state.start_lives - state.lives[i])
             if state.start_lives <= MOST_TOKENS
             else [],
+            # A game played for a pot: the coins up or down, in place of lives.
+            "coins": signed(state.coins[i]) if state.coins else None,
             "tile": tiles[i],
         }
         for i, name in enumerate(state.names)
