@@ -11,6 +11,7 @@ from django.utils.translation import ngettext, pgettext
 
 from ..rules import Result, Status
 from ..rules.game import GameState, Step
+from ..rules.words import coins as signed
 from .rounds import level
 
 # Distinct colours and dash patterns, so lines differ for colour-blind readers too.
@@ -132,6 +133,8 @@ def sheet_rows(state: GameState, steps: Sequence[Step]) -> list[dict[str, Any]]:
         cells = [
             {
                 "lives": player.lives,
+                "coins": player.coins,
+                "coins_words": signed(player.coins),
                 "lost": player.lost,
                 "label": "" if player.status == Status.IN else player.status_label,
             }

@@ -137,9 +137,15 @@ class SheetRow:
 
 
 def score_sheet_pdf(
-    title: str, names: Sequence[str], lives: int, rows: Sequence[SheetRow], paper: str
+    title: str,
+    names: Sequence[str],
+    lives: int,
+    rows: Sequence[SheetRow],
+    paper: str,
+    intro: str | None = None,
 ) -> bytes:
-    """A column per player, a row per round, a box per life: crossed when it is lost."""
+    """A column per player, a row per round, a box per life: crossed when it is lost (a game
+    played for a pot: no boxes, and ``intro`` says what its notes are)."""
     pdf = Sheet(paper)
     pdf.set_title(title)
     width = pdf.w - pdf.l_margin - pdf.r_margin
@@ -150,7 +156,8 @@ def score_sheet_pdf(
         width,
         5,
         pdf.say(
-            _(
+            intro
+            or _(
                 "%(lives)d lives each: cross out a box for each life lost. A "
                 "player with no box left is on the last chance; the next loss "
                 "is out."

@@ -21,7 +21,6 @@ from .round import Outcome, Result, RoundError, RoundResult, Seat, Status, Table
 from .ruleset import RuleSet
 from .words import _, coins, lives, names
 
-
 # The endings of a hand played for a pot.
 POT_ENDINGS = frozenset(id for id, ending in ENDINGS.items() if ending.form == "pot")
 

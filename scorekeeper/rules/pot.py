@@ -50,24 +50,24 @@ def _highest_by_cards(state: RoundState, story: list[str]) -> list[str]:
     high = max(values.values())
     highest = [name for name in state.playing if values[name] == high]
     said = {"names": _names(highest), "value": points(high)}
-    if len(highest) > 1 and state.rules.tie_break != "tie":
-        if all(name in state.hands for name in highest):
-            in_hand = state.rules.tie_break == "highest_in_hand"
-            keys = {
-                name: state.hands[name].hand_key if in_hand else state.hands[name].tie_key
-                for name in highest
-            }
-            top = max(keys.values())
-            broken = [name for name in highest if keys[name] == top]
-            if len(broken) < len(highest):
-                story.append(
-                    _(
-                        "%(names)s have %(value)s each; the highest card breaks the tie, "
-                        "leaving %(highest)s highest."
-                    )
-                    % {**said, "highest": _names(broken)}
+    breaks = state.rules.tie_break != "tie"
+    if len(highest) > 1 and breaks and all(name in state.hands for name in highest):
+        in_hand = state.rules.tie_break == "highest_in_hand"
+        keys = {
+            name: state.hands[name].hand_key if in_hand else state.hands[name].tie_key
+            for name in highest
+        }
+        top = max(keys.values())
+        broken = [name for name in highest if keys[name] == top]
+        if len(broken) < len(highest):
+            story.append(
+                _(
+                    "%(names)s have %(value)s each; the highest card breaks the tie, "
+                    "leaving %(highest)s highest."
                 )
-                return broken
+                % {**said, "highest": _names(broken)}
+            )
+            return broken
     if len(highest) == 1:
         story.append(_("%(names)s has the highest hand, %(value)s.") % said)
     else:

@@ -5,11 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from scorekeeper.rules.ruleset import BY_NAME
-
 from scorekeeper.rules import PRESETS, SWITCHES, Outcome, RoundError, Table, resolve_round
 from scorekeeper.rules.game import RoundInput, play, start
 from scorekeeper.rules.possible import gives
+from scorekeeper.rules.ruleset import BY_NAME
 
 from .cast import play as play_round
 from .cast import rules_for, seat

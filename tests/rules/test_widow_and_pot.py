@@ -47,7 +47,7 @@ def test_everyone_pays_in_and_the_highest_hand_wins_the_pot():
 
 def test_the_cards_find_the_highest_hand_and_a_wrong_winner_is_refused():
     cards = {ANA: ["7S", "8H", "2C"], BEN: ["AH", "KH", "9H"], CAT: ["AS", "KS", "8S"]}
-    state, step = hand(WIDOW, [RoundInput("highest", knocker=CAT, hands=cards)])
+    _state, step = hand(WIDOW, [RoundInput("highest", knocker=CAT, hands=cards)])
     assert step.result.winners == ("Ben",)
     assert "Ben has the highest hand, 30." in step.result.explanation
     with pytest.raises(RoundError) as refused:
@@ -135,8 +135,11 @@ def test_the_table_ends_the_game_and_the_most_coins_wins():
     # Equal coins at the end are a tie.
     state, _step = hand(
         WIDOW,
-        [RoundInput("highest", winners=(ANA,)), RoundInput("highest", winners=(BEN,))]
-        + [RoundInput("stop")],
+        [
+            RoundInput("highest", winners=(ANA,)),
+            RoundInput("highest", winners=(BEN,)),
+            RoundInput("stop"),
+        ],
     )
     assert state.tie == ("Ana", "Ben") and state.winner is None
 

@@ -26,7 +26,6 @@ from ...lib.text import sentence
 from ...models import Club, Game, RoundInputs
 from ...play import AlreadyRecorded, StaleGame, Unusual
 from ...reports.chart import lives_chart, sheet_rows
-from ...rules.words import coins as signed
 from ...reports.rounds import lives_over_rounds, round_page
 from ...reports.summary import summarise
 from ...rules import COUNTED, ROUND_ENDINGS, Result, Status
@@ -34,6 +33,7 @@ from ...rules.errors import InputError
 from ...rules.game import GameState, Step
 from ...rules.numbers import read_whole
 from ...rules.resolve import SHOWN_BY_ONE
+from ...rules.words import coins as signed
 from ..access import Link, client_address, club_link, game_link, url_link
 from ..forms.games import GameNameForm, NewGameForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
@@ -514,7 +514,8 @@ def log_entry(state: GameState, step: Step) -> dict:
         "dealer": names[step.dealer],
         "ending": _(ROUND_ENDINGS[round.ending].words),
         "summary": step.summary,
-        "counted": round.ending == COUNTED,
+        # Said in a line: a round counted by hand, and a hand played for a pot ("Ann takes 3").
+        "counted": round.ending == COUNTED or bool(state.coins),
         "knocker": names[round.knocker] if round.knocker is not None else "",
         "shown": [names[p] for p in round.shown_by],
         "choice": chosen.get(round.choice or "", round.choice or ""),

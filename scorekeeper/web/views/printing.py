@@ -138,6 +138,16 @@ def game_rows(game: Game, page: RoundPage) -> list[SheetRow]:
     """The page's rounds as the sheet's rows (the round log's score sheet, on paper): lives
     kept, and what each round did; the start on the first sheet."""
     state = game.state
+    if state.coins:  # a game played for a pot: each cell is the coins up or down after it
+        start = [] if page.earlier else [SheetRow(_("Start"), [0] * len(state.names))]
+        return start + [
+            SheetRow(
+                str(row["number"]),
+                [0] * len(row["cells"]),
+                [c["coins_words"] for c in row["cells"]],
+            )
+            for row in sheet_rows(state, page.steps)
+        ]
     rows = [] if page.earlier else [SheetRow(_("Start"), [state.start_lives] * len(state.names))]
     for row in sheet_rows(state, page.steps):
         notes = [
@@ -159,9 +169,12 @@ def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpR
         title = _("Score sheet: %(name)s") % {"name": game.name}
     else:
         title = _("Score sheet of %(date)s") % {"date": date_format(game.created, "DATE_FORMAT")}
+    # A game played for a pot has no lives to cross out: its cells are coins.
+    lives = 0 if state.coins else state.start_lives
+    intro = _("Coins up or down after each hand.") if state.coins else None
     if pdf:
         return _pdf(
-            score_sheet_pdf(title, state.names, state.start_lives, rows, _paper(request)),
+            score_sheet_pdf(title, state.names, lives, rows, _paper(request), intro),
             "knock-score-sheet.pdf",
         )
     return render(
@@ -170,8 +183,9 @@ def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpR
         {
             "title": title,
             "names": state.names,
-            "lives": state.start_lives,
-            "rows": sheet_cells(rows, state.start_lives),
+            "lives": lives,
+            "intro": intro,
+            "rows": sheet_cells(rows, lives),
             "game": game,
             "page": page,
             "sheet_url": reverse("game-sheet", args=[game.club.key, game.id]),
