@@ -29,7 +29,7 @@ def ben_knocks(**changes):
     return body
 
 
-def test_it_lists_the_five_rule_sets_with_every_switch(client):
+def test_it_lists_the_six_rule_sets_with_every_switch(client):
     response = client.get("/api/v1/rulesets")
     assert response.status_code == 200
     rulesets = response.json()["rulesets"]
@@ -39,6 +39,7 @@ def test_it_lists_the_five_rule_sets_with_every_switch(client):
         "schwimmen",
         "aces-wild",
         "kitchen-table",
+        "widow",
     ]
     schwimmen = rulesets[2]
     assert schwimmen["rules"]["deck"] == 32
@@ -78,6 +79,7 @@ def test_it_settles_ben_cara_and_ana(client):
         "status_label": "in",
         "lost": 1,
         "reason": "Ana loses 1 life: tied for lowest with Ben, the knocker, who is safe in a tie",
+        "coins": None,  # a game played for a pot only
     }
     assert data["result"] == "scored" and data["choices"] == []
     assert data["game_over"] is False and data["winner"] is None and data["tie"] == []
@@ -256,6 +258,9 @@ def test_the_openapi_description_names_every_endpoint(client):
         "dealt_thirty_one",
         "three_aces",
         "stock_out",
+        "highest",
+        "pot_31",
+        "stop",
     ]
 
 

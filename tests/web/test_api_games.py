@@ -51,7 +51,13 @@ def test_a_club_needs_a_name_of_plain_text(client, name):
 def test_a_new_game_adds_unknown_players_to_the_club(client, club, game):
     assert Player.objects.filter(club_id=club["id"]).count() == 3
     assert [p["name"] for p in game["players"]] == ["Ann", "Ben", "Cat"]
-    assert game["players"][0] == {"name": "Ann", "lives": 3, "status": "in", "status_label": "in"}
+    assert game["players"][0] == {
+        "name": "Ann",
+        "lives": 3,
+        "status": "in",
+        "status_label": "in",
+        "coins": None,  # a game played for a pot only
+    }
     assert game["next_dealer"] == "Cat" and game["dealer"] is None
     assert game["round"] == 0 and game["finished"] is False and game["rounds"] == []
     assert game["rules"]["preset"] == "scat" and game["rules"]["knocker_alone"] == 2

@@ -57,7 +57,14 @@ def api_stats(client, club, query=""):
 def test_every_field_through_the_api(client, club):
     players, games = api_stats(client, club)
     assert games == 3
-    zero = {"knocks": 0, "knocks_caught": 0, "thirty_ones": 0, "last_chances": 0}
+    zero = {
+        "knocks": 0,
+        "knocks_caught": 0,
+        "thirty_ones": 0,
+        "last_chances": 0,
+        "hands_won": 0,
+        "coins": 0,
+    }
     assert players["Ana"] == {
         "name": "Ana",
         "retired": False,
@@ -71,6 +78,8 @@ def test_every_field_through_the_api(client, club):
         "knocks_caught": 1,
         "thirty_ones": 0,
         "last_chances": 1,
+        "hands_won": 0,
+        "coins": 0,
         "nemesis": "Ben",
     }
     assert players["Ben"] == {
@@ -86,6 +95,8 @@ def test_every_field_through_the_api(client, club):
         "knocks_caught": 0,
         "thirty_ones": 1,
         "last_chances": 0,
+        "hands_won": 0,
+        "coins": 0,
         "nemesis": None,
     }
     assert players["Cara"] == {
@@ -101,6 +112,8 @@ def test_every_field_through_the_api(client, club):
         "knocks_caught": 0,
         "thirty_ones": 1,
         "last_chances": 1,
+        "hands_won": 0,
+        "coins": 0,
         "nemesis": "Ben",
     }
     assert players["Dev"] == {

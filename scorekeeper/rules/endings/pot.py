@@ -40,6 +40,7 @@ class PotThirtyOne(Ending):
     say_who_showed = gettext_noop("say who showed 31")
     only_one_shows = gettext_noop("only one player can show 31 to win the pot")
     no_knocker = gettext_noop("a 31 knocks by itself: nobody else knocked")
+    knocker_cannot_show = gettext_noop("%(name)s knocked: a 31 knocks by itself, before anyone")
     not_offered = gettext_noop("a 31 wins the pot only in a game played for a pot")
     counts_as_31 = True
 
