@@ -17,6 +17,7 @@ from scorekeeper.models import Game, Round, RoundInputs
 
 from ..factory import make_game
 from ..servers import Relay
+from .test_one_hand import saved
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -125,7 +126,7 @@ def test_a_record_made_offline_says_so_and_is_saved_once_when_back_online(browse
     shot(page, "table-offline")
     assert not Round.objects.exists()
     context.set_offline(False)
-    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1")
+    expect(page.locator("#toast")).to_contain_text(saved("Cara −1", 1))
     expect(page.locator("#offline")).to_be_hidden()
     page.wait_for_timeout(500)
     assert Round.objects.filter(game=game).count() == 1
@@ -160,7 +161,7 @@ def test_a_record_the_proxy_answered_for_says_so_and_retry_saves_it_once(browser
     assert len(taps) == 1 and not Round.objects.exists()
     page.unroute(record)
     page.get_by_role("button", name="Retry").click()
-    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1")
+    expect(page.locator("#toast")).to_contain_text(saved("Cara −1", 1))
     page.wait_for_timeout(500)
     assert Round.objects.filter(game=game).count() == 1
     context.close()
@@ -246,7 +247,7 @@ def test_rounds_recorded_offline_wait_on_the_phone_through_a_reload_and_go_in_or
         context, page = kept_table(browser, base, game)
         for number in (1, 2):
             record_by_taps(page, 0, 2, number)
-            expect(page.locator("#toast")).to_contain_text(f"Round {number} saved")
+            expect(page.locator("#toast")).to_contain_text(f"round {number} saved")
         # The table after the latest round is kept, not the one first opened.
         wait_until_kept(page, 3)
         wifi.cut()
@@ -264,7 +265,7 @@ def test_rounds_recorded_offline_wait_on_the_phone_through_a_reload_and_go_in_or
         assert Round.objects.filter(game=game).count() == 2
         wifi.mend()
         page.get_by_role("button", name="Send now").click()
-        expect(page.locator("#toast")).to_contain_text("Round 4 saved · Ben −1")
+        expect(page.locator("#toast")).to_contain_text(saved("Ben −1", 4))
         expect(page.locator("#waiting")).to_be_hidden()
         context.close()
     rounds = list(Round.objects.filter(game=game).order_by("number"))
@@ -297,7 +298,7 @@ def test_a_waiting_round_the_table_changed_before_is_offered_again_never_dropped
         expect(page.locator("#waiting")).to_contain_text("the table changed before these rounds")
         assert Round.objects.filter(game=game).count() == 1
         page.get_by_role("button", name="Send again").click()
-        expect(page.locator("#toast")).to_contain_text("Round 2 saved · Cara −1")
+        expect(page.locator("#toast")).to_contain_text(saved("Cara −1", 2))
         expect(page.locator("#waiting")).to_be_hidden()
         context.close()
     assert [r.lowest for r in Round.objects.filter(game=game).order_by("number")] == [[1], [2]]
@@ -470,7 +471,7 @@ def test_a_round_recorded_with_the_keyboard_alone(browser, live_server):
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"
     page.keyboard.press("Enter")
-    expect(page.locator("#toast")).to_contain_text("Round 1 saved · Cara −1")
+    expect(page.locator("#toast")).to_contain_text(saved("Cara −1", 1))
     # The focus is back where the next round starts, not at the top of the page.
     expect(page.locator("#record input[name=ending]:checked")).to_be_focused()
     assert Round.objects.filter(game=game).count() == 1

@@ -88,7 +88,7 @@ def test_the_answer_to_a_tap_is_the_table_the_other_phones_then_get(client):
     url = game.get_absolute_url()
     tap = {"ending": "knock", "knocker": "0", "lowest": ["1"], "confirm": "1", "version": "0"}
     answer = client.post(url + "record", tap, headers={"hx-request": "true"})
-    assert "Round 1 saved" in answer.content.decode()
+    assert "round 1 saved" in answer.content.decode()
     other_phone = Client().get(url, headers={"hx-request": "true"})
     assert "Round 2" in other_phone.content.decode()
 

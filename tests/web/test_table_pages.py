@@ -340,7 +340,7 @@ def test_htmx_gets_the_table_region_after_recording(client):
     assert "Round 2" in page and "<html" not in page
     # With the toast that says what was saved, in the page's live region.
     toast = page[page.index('<div id="toast" hx-swap-oob="innerHTML">') :]
-    assert "Round 1 saved · Ben −1 · Ben deals next" in toast
+    assert "Ben −1 · Ben deals next · round 1 saved" in toast
 
 
 def test_an_edit_brings_an_eliminated_player_back_and_says_so(client):

@@ -199,3 +199,15 @@ def test_a_backup_keeps_the_winners_and_the_coins():
     assert export_club(imported.club) == data
     assert imported.state.coins == coins == (0, -1, 0)
     assert imported.state.pot == 1
+
+
+def test_the_referee_page_settles_a_hand_played_for_a_pot(client):
+    from .test_referee_page import BEN_KNOCKS
+
+    data = {**BEN_KNOCKS, "preset": "widow", "ending": "highest", "settle": "1"}
+    page = text(client.post("/referee/", data))
+    # Cara's A♣ 9♣ 7♣ is 27, the highest of the four hands.
+    assert "Cara has the highest hand, 27." in page
+    assert "Cara takes the pot: 4." in page
+    assert '<span class="wins">wins</span>' in page
+    assert "After the hand" in page

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -254,7 +255,10 @@ def _record(request: HtmxHttpRequest, game: Game, form: RecordForm) -> tuple[Htt
         # Another phone changed the game first; or the same tap arrived twice (a double tap,
         # or a retry after a lost answer).
         return _stale(request, game, inputs.client_id if inputs else "")
-    said = _("Round %(n)d saved · %(headline)s") % {"n": step.number, "headline": step.headline}
+    # The outcome first, so that the first words a phone shows are what the table needs.
+    said = capfirst(
+        _("%(headline)s · round %(n)d saved") % {"n": step.number, "headline": step.headline}
+    )
     if request.htmx:
         # At its new version (record moved it there), with the toast that says what was saved;
         # but the round that ends the game is said by the game-over screen, whose actions no
