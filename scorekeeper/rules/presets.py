@@ -137,8 +137,8 @@ PRESETS: dict[str, Preset] = {
                 "No lives: everyone pays 1 into the pot each hand, swaps with the three-card "
                 "widow, and the highest hand after a knock takes the pot. A 31 wins at once."
             ),
-            # No source says what equal highest hands do, nor when the game ends.
-            {"tie_break"},
+            # No source says what equal highest hands do, nor how much everyone pays in.
+            {"tie_break", "ante"},
             form="pot",
             middle="widow",
         ),
