@@ -521,6 +521,10 @@
       ? form.querySelector("button[name=confirm]")
       : chosenEnding(form) || form.querySelector(".tile:not([disabled])");
     if (start) start.focus({ preventScroll: true });
+    // Saved or taken back (after a dispute, the page was down at the cards): back to the
+    // players, where the next round starts, unless they are all in view already.
+    const players = form.querySelector(".scoreboard");
+    if (!refused && players && players.getBoundingClientRect().top < 0) window.scrollTo({ top: 0 });
   });
 
   /* The cards section stays as the player left it, open or closed, when the table is drawn

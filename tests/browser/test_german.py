@@ -69,7 +69,7 @@ def test_a_schwimmen_game_in_german_to_its_end(german_phone, live_server):
     form = page.locator("form.record")
     player_tile(page, "Ann").click()
     expect(player_tile(page, "Ann")).to_contain_text("klopfte")
-    form.get_by_text("Streit? Gebt die Karten aller ein").click()
+    form.get_by_text("Streit? Gib die Karten aller ein").click()
     for name, cards in DISPUTE.items():
         form.get_by_label(f"Karten von {name}").fill(cards)
     form.get_by_label("Karten von Cara").press("Tab")

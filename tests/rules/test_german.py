@@ -115,9 +115,9 @@ def test_a_schwimmen_game_in_german_uses_the_words_german_tables_use():
         state, steps = replay(rules, ("Ann", "Ben", "Cara"), 0, [knock] * 4)
     assert steps[0].result.explanation == (
         "Ann klopfte.",
-        "Der Tisch nannte Cara als Niedrigste.",
+        "Niedrigste Hand laut Tisch: Cara.",
         "Cara verliert 1 Leben: die niedrigste Hand.",
-        "Ben gibt als Nächstes.",
+        "Als Nächstes gibt Ben.",
     )
     assert "Cara schwimmt jetzt." in steps[2].result.explanation
     assert "Cara ist jetzt raus." in steps[3].result.explanation
@@ -125,7 +125,7 @@ def test_a_schwimmen_game_in_german_uses_the_words_german_tables_use():
         assert rules.status_label(state.statuses[0]) == "dabei"
         assert rules.status_label("county") == "schwimmt"
         assert PRESETS["aces-wild"].rules.status_label("county") == "auf der Kippe"
-        assert steps[3].headline == "Cara −1 · Ben gibt als Nächstes"
+        assert steps[3].headline == "Cara −1 · als Nächstes gibt Ben"
 
 
 def test_cards_typed_in_german_are_read_and_refused_in_their_own_words():

@@ -122,7 +122,7 @@ def test_a_round_recorded_in_german_is_told_in_both_languages(client):
     german = {"accept-language": "de", "hx-request": "true"}
     data = {"ending": "knock", "knocker": "0", "lowest": ["1"], "confirm": "1", "version": "0"}
     answer = client.post(url, data, headers=german).content.decode()
-    assert "Ben −1 · Ben gibt als Nächstes · Runde 1 gespeichert" in answer
+    assert "Ben −1 · als Nächstes gibt Ben · Runde 1 gespeichert" in answer
     stored = Game.objects.get(pk=game.pk)
     # Told in the language of the page that asks for it.
     with translation.override("en"):
