@@ -59,7 +59,8 @@ class Card:
         return f"{self.rank}{self.suit.value}"
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit.symbol}"
+        """The card as the table writes it, in its language: Q♦ in English, D♦ in German."""
+        return f"{rank_letter(self.rank)}{self.suit.symbol}"
 
 
 class CardError(ValueError):
@@ -81,13 +82,18 @@ _SUIT_ALIASES = {
     "♧": Suit.CLUBS,
 }
 _TOKEN = re.compile(r"^(10|[2-9TJQKA])(.)$")
+# German rank letters with a suit's symbol, as German players write them: D♦ (Dame), B♣ (Bube).
+_GERMAN_LETTER = re.compile(r"^([DB])([♠♤♥♡♦♢♣♧])$")
 # Emoji suits arrive with a variation selector (♠️); it carries no meaning here.
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b\u200e\u200f"), None)
 
 
 def parse_card(token: str) -> Card:
-    """Read one card as a player types it: AS, as, A♠, 10h, Th, 10♥, kd, 7c."""
+    """Read one card as a player types it: AS, as, A♠, 10h, Th, 10♥, kd, 7c; and D♦, B♣."""
     text = token.translate(_INVISIBLE).strip().upper()
+    german = _GERMAN_LETTER.match(text)
+    if german:
+        return Card("Q" if german.group(1) == "D" else "J", _SUIT_ALIASES[german.group(2)])
     match = _TOKEN.match(text)
     if not match or match.group(2) not in _SUIT_ALIASES:
         raise CardError(
@@ -137,16 +143,26 @@ def _german(first: str, second: str) -> Card | None:
     a, b = first.translate(_INVISIBLE).strip().upper(), second.translate(_INVISIBLE).strip().upper()
     if a in _GERMAN_SUITS and b in _GERMAN_RANKS:
         return Card(_GERMAN_RANKS[b], _GERMAN_SUITS[a])
-    if b in _GERMAN_SUITS and a in _GERMAN_RANKS and len(a) > 1:
+    # A rank before the suit: a word or a number ("Dame Herz", "7 Karo"), not a lone letter.
+    if b in _GERMAN_SUITS and a in _GERMAN_RANKS and (len(a) > 1 or a.isdigit()):
         return Card(_GERMAN_RANKS[a], _GERMAN_SUITS[b])
     return None
+
+
+def _hyphenated(token: str) -> list[str]:
+    """ "Herz-Dame" as "Herz" and "Dame": a German card written as one word."""
+    parts = token.split("-")
+    words = {*_GERMAN_SUITS, *_GERMAN_RANKS}
+    if len(parts) == 2 and all(part.strip().upper() in words for part in parts):
+        return parts
+    return [token]
 
 
 def parse_cards(text: str | list[str]) -> list[Card]:
     """Read cards separated by spaces or commas (or given as a list of tokens); German pairs of
     words ("Herz Dame") count as one card."""
     raw = text if isinstance(text, list) else re.split(r"[\s,;]+", text.strip())
-    tokens = [token for token in raw if token.strip()]
+    tokens = [part for token in raw for part in _hyphenated(token) if part.strip()]
     cards: list[Card] = []
     i = 0
     while i < len(tokens):
@@ -193,6 +209,17 @@ def check_hand(cards: list[Card], deck_size: int) -> None:
     if len(set(cards)) != 3:
         twice = next(card for card in cards if cards.count(card) > 1)
         raise CardError(_("%(card)s is in this hand twice") % {"card": twice})
+
+
+def rank_letter(rank: str) -> str:
+    """A court card's letter in the table's language (German: B for Bube, D for Dame)."""
+    letters = {
+        "J": pgettext("card rank letter", "J"),
+        "Q": pgettext("card rank letter", "Q"),
+        "K": pgettext("card rank letter", "K"),
+        "A": pgettext("card rank letter", "A"),
+    }
+    return letters.get(rank, rank)
 
 
 def rank_word(rank: str) -> str:

@@ -82,6 +82,13 @@ class TestGermanCards:
             ("Karo König Kreuz Koenig Caro 7", ["KD", "KC", "7D"]),
             ("Bube Karo Dame Herz", ["JD", "QH"]),
             ("Herz Zehn A♠ KD", ["10H", "AS", "KD"]),  # German and the codes mixed
+            # A German rank letter with a suit's symbol, as a German player writes it.
+            ("D♦ B♣ A♥", ["QD", "JC", "AH"]),
+            ("d♠ b♦", ["QS", "JD"]),
+            # A number first, then the suit's word; a card written as one word with a hyphen.
+            ("7 Karo, 10 Herz", ["7D", "10H"]),
+            ("Herz-Dame Pik-Ass Kreuz-10", ["QH", "AS", "10C"]),
+            ("Karo 7 Kreuz-Bube KS", ["7D", "JC", "KS"]),
         ],
     )
     def test_read(self, typed, codes):
@@ -91,6 +98,10 @@ class TestGermanCards:
         # "KD" is the king of diamonds and "D" alone is no card: the German letters count only
         # after a German suit.
         assert [card.code for card in parse_cards("KD QD")] == ["KD", "QD"]
+        # "DS" and "BH" stay no cards: only a suit's symbol makes D and B German letters.
+        for typed in ("DS", "BH"):
+            with pytest.raises(CardError):
+                parse_cards(typed)
 
     @pytest.mark.parametrize("typed", ["Herz X", "Pik", "Kreuz Elf"])
     def test_a_refusal_names_the_token_as_typed(self, typed):

@@ -271,3 +271,15 @@ def test_charts_keep_their_numbers_for_the_svg_in_german(client):
         # x="186.5", never x="186,5": an SVG reads numbers with a point in every language.
         assert not re.search(r' (x|y|x1|x2|y1|y2|width)="[^"]*\d,\d', svg), svg[:300]
         assert re.search(r'="\d+\.\d+"', svg)
+
+
+def test_cards_as_german_players_write_them_are_read_and_shown_so():
+    from scorekeeper.rules import PRESETS, evaluate, parse_cards
+
+    cards = parse_cards("D♦ B♦ 7 Karo")
+    with translation.override("de"):
+        hand = evaluate(cards, PRESETS["scat"].rules)
+        assert [str(card) for card in cards] == ["D♦", "B♦", "7♦"]
+        assert "D♦ B♦ 7♦" in hand.explanation
+    assert [str(card) for card in cards] == ["Q♦", "J♦", "7♦"]
+    assert evaluate(parse_cards("Herz-Dame Herz-Bube 9 Herz"), PRESETS["scat"].rules).value == 29
