@@ -233,6 +233,20 @@ LOGGING = {
     },
 }
 
+# Errors go to an error tracker only when the operator names one (Sentry's DSN, or a
+# compatible one's), with every key taken out (scorekeeper/lib/tracking.py).
+if os.environ.get("SENTRY_DSN"):
+    import tomllib
+
+    from scorekeeper.lib.tracking import start as track_errors
+
+    project = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["project"]
+    track_errors(
+        os.environ["SENTRY_DSN"],
+        os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        f"knock@{project['version']}",
+    )
+
 # Sessions live in a signed cookie (no table): they only remember which clubs this browser opened.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_HTTPONLY = True
