@@ -9,6 +9,10 @@ quiet streams needs and it lacks.
   files, so it goes on accepting, its watcher goes on reading the database, and it writes no
   error for every connection it could not take.
 
+- A phone that closes its stream before the answer began (a tab closed, a page left) is logged
+  499, as nginx logs a client that closed its request: gunicorn logs it 500, so an alert on the
+  rate of server errors fired on ordinary tab closes. A real error still logs 500, with its body.
+
 Streams are capped per client and in total by the view (``live.Watcher.admit``).
 """
 
@@ -26,8 +30,31 @@ BUSY = (
 )
 
 
+CLIENT_GONE = 499  # nginx's word for it: the client closed the request before the answer
+
+
+class ClientGoneLog:
+    """A connection's view of the worker's log: its access line says 499, not 500, when the
+    client went away before any answer was sent."""
+
+    def __init__(self, log, protocol) -> None:
+        self._log, self._protocol = log, protocol
+
+    def __getattr__(self, name):
+        return getattr(self._log, name)
+
+    def access(self, resp, req, environ, request_time):
+        if resp is not None and resp.status == 500 and not resp.sent and self._protocol._closed:
+            resp.status = CLIENT_GONE
+        return self._log.access(resp, req, environ, request_time)
+
+
 class GuardedProtocol(ASGIProtocol):
     _refused = False
+
+    def __init__(self, worker, *args, **kwargs):
+        super().__init__(worker, *args, **kwargs)
+        self.log = ClientGoneLog(self.log, self)
 
     def connection_made(self, transport):
         if self.worker.nr_conns >= self.worker.most_connections:
