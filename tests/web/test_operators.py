@@ -254,3 +254,37 @@ def test_any_damage_to_a_file_imports_all_or_nothing_and_what_imports_plays(data
                 playing = [s for i, s in enumerate(seats) if state.statuses[i] != "out"]
                 with contextlib.suppress(InputError):  # a round the rules refuse, as at a table
                     play.record_round(game, knock(game, playing[0].name, [playing[1].name]))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_whole_instance_is_copied_while_it_runs_as_the_deploy_page_says(tmp_path):
+    """docs/deploy.md: VACUUM INTO for SQLite in WAL mode, pg_dump for PostgreSQL; the copy
+    holds every club and game."""
+    import sqlite3
+    import subprocess
+
+    from django.db import connection
+
+    from ..factory import make_game, record_knocks
+
+    game = record_knocks(make_game(), [("Ann", ["Ben"])])
+    saved = tmp_path / "copy"
+    if connection.vendor == "sqlite":
+        live = sqlite3.connect(connection.settings_dict["NAME"])
+        live.execute("VACUUM INTO ?", (str(saved),))
+        live.close()
+        backup = sqlite3.connect(saved)
+        rows = backup.execute("SELECT count(*) FROM scorekeeper_round").fetchone()[0]
+        assert backup.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert rows == game.rounds.count() == 1
+    else:
+        db = connection.settings_dict
+        url = (
+            f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+        )
+        subprocess.run(["pg_dump", "--format=custom", f"--file={saved}", url], check=True)
+        listed = subprocess.run(
+            ["pg_restore", "--list", str(saved)], capture_output=True, text=True, check=True
+        ).stdout
+        assert "TABLE DATA public scorekeeper_round" in listed
+        assert "TABLE DATA public scorekeeper_club" in listed

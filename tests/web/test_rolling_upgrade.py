@@ -1,0 +1,102 @@
+"""A rolling upgrade: while `migrate` runs and until every server is replaced, the previous
+release's code runs on the new schema. Here the previous release's own code (from git) serves
+a database this release migrated: it starts clubs and games, records rounds and reads them, with
+no error; and this release goes on with what the old one wrote."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.error
+import urllib.request
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from scorekeeper import play
+from scorekeeper.models import Game, RoundInputs
+
+from ..servers import free_port, server_environment
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# The release before this one (0.3.0, tagged v0.3.0): moved on with every release.
+PREVIOUS_RELEASE = "f9d57e430f33c3a5f16c9052137244e58711987c"
+ROOT = Path(settings.BASE_DIR)
+
+
+def previous_release(into: Path) -> Path:
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", PREVIOUS_RELEASE],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def call(base, method, path, body=None, key=None):
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def test_the_previous_release_runs_on_the_migrated_database(tmp_path):
+    old = previous_release(tmp_path / "previous")
+    env = {**server_environment(debug=True), "DJANGO_DEBUG": "1", "PYTHONPATH": str(old)}
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "--workers", "1",
+         "--bind", f"127.0.0.1:{port}"],
+        cwd=old,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "old.log").open("wb"),
+        start_new_session=True,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        status, body = call(base, "POST", "/api/v1/clubs", {"name": "Old code"})
+        assert status == 201, body
+        club = json.loads(body)
+        players = {"rules": "scat", "players": ["Ann", "Ben", "Cat"], "first_dealer": "Ann"}
+        status, body = call(base, "POST", f"/api/v1/clubs/{club['id']}/games", players, club["key"])
+        assert status == 201, body
+        game = json.loads(body)
+        knock = {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"]}
+        status, body = call(base, "POST", f"/api/v1/games/{game['id']}/rounds", knock, club["key"])
+        assert status == 200, body
+        status, body = call(base, "GET", f"/api/v1/games/{game['id']}", key=club["key"])
+        assert status == 200 and json.loads(body)["players"][1]["lives"] == 2
+        assert "coins" not in json.loads(body)["players"][1]  # the old code answered
+        for page in (f"/c/{club['key']}/", f"/c/{club['key']}/g/{game['id']}/"):
+            with urllib.request.urlopen(base + page, timeout=10) as answer:
+                assert answer.status == 200
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=20)
+    assert b"Traceback" not in (tmp_path / "old.log").read_bytes()
+    # This release goes on with the game the old code wrote: the seats' new tallies are there.
+    stored = Game.objects.opened_by(game["id"], club["key"])
+    assert [seat.hands_won for seat in stored.seat_list] == [0, 0, 0]
+    play.record_round(stored, RoundInputs(ending="knock", knocker=1, lowest=(2,)))
+    assert Game.objects.get(pk=stored.pk).state.lives == (3, 2, 2)
