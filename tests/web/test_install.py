@@ -6,6 +6,7 @@ import tomllib
 import urllib.request
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
@@ -69,3 +70,36 @@ def test_a_production_server_sends_static_files_in_brotli_and_gzip_as_asked(tran
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert brotli.decompress(answer.read()) == plain
     assert body == plain
+
+
+def test_the_service_files_are_valid_units_that_run_the_shipped_configurations(tmp_path):
+    import shutil
+    import subprocess
+
+    units = {
+        "knock.service": "config/gunicorn.py",
+        "knock-events.service": "config/gunicorn_events.py",
+    }
+    for name, config in units.items():
+        text = (ROOT / "deploy" / name).read_text()
+        assert f"ExecStart=/srv/knock/.venv/bin/gunicorn -c {config}" in text
+        assert (ROOT / config).exists()
+        assert "Type=notify" in text and "EnvironmentFile=/etc/knock/env" in text
+        assert "DJANGO_DEBUG=0" in text
+    if not shutil.which("systemd-analyze"):
+        pytest.skip("systemd-analyze is not on this machine")
+    # Verified as systemd reads them, with the programs they name standing in for the real ones.
+    for name in units:
+        text = (
+            (ROOT / "deploy" / name)
+            .read_text()
+            .replace("/srv/knock/.venv/bin/gunicorn", "/bin/true")
+        )
+        text = text.replace("/bin/kill", shutil.which("kill") or "/bin/kill")
+        (tmp_path / name).write_text(text)
+    done = subprocess.run(
+        ["systemd-analyze", "verify", *(str(tmp_path / name) for name in units)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
