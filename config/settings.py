@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "scorekeeper.web.middleware.AdminSessions",  # the admin's session: in the database
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -254,6 +255,9 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 400
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 
 # Knock's own settings.
+# Where the operators' admin lives, and how long its session lasts (it ends at logout too).
+KNOCK_ADMIN_PATH = os.environ.get("KNOCK_ADMIN_PATH", "admin/")
+KNOCK_ADMIN_SESSION_AGE = int(os.environ.get("KNOCK_ADMIN_SESSION_AGE", str(8 * 60 * 60)))
 # Sizes no real group reaches, so that no request does work that grows without bound: refused
 # beyond them with a message that names the limit.
 KNOCK_MOST_ROUNDS = int(os.environ.get("KNOCK_MOST_ROUNDS", "2000"))  # rounds in a game

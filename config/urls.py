@@ -1,11 +1,10 @@
-import os
-
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
     # The operators' admin; KNOCK_ADMIN_PATH moves it somewhere less obvious.
-    path(os.environ.get("KNOCK_ADMIN_PATH", "admin/"), admin.site.urls),
+    path(settings.KNOCK_ADMIN_PATH, admin.site.urls),
     # The language switch on every page: POST language=de, back to the page it came from.
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scorekeeper.web.urls")),

@@ -6,6 +6,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore as StoredSession
 from django.core.signals import request_finished
 from django.dispatch import receiver
 from django.http import HttpRequest, JsonResponse
@@ -98,3 +100,51 @@ def _method_not_allowed(response: HttpResponseBase) -> HttpResponseBase:
     answer["Cache-Control"] = "no-store"
     answer["X-Robots-Tag"] = "noindex, nofollow"
     return answer
+
+
+class AdminSessions:
+    """The admin's own session, kept in the database, in a cookie of its own for its own path:
+    logging out deletes it, so a copied cookie opens nothing afterwards, and it lasts
+    ``KNOCK_ADMIN_SESSION_AGE`` (8 hours). The players' session stays a signed cookie: it holds
+    the keys of the clubs a browser opened, which the database never does.
+
+    Sync only (Django runs it in a thread under the events server): it reads and writes the
+    database."""
+
+    COOKIE = "knock_admin"
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.path = "/" + settings.KNOCK_ADMIN_PATH.strip("/") + "/"
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if not request.path.startswith(self.path):
+            return self.get_response(request)
+        players = request.session
+        admin = StoredSession(request.COOKIES.get(self.COOKIE))
+        request.session = admin
+        try:
+            response = self.get_response(request)
+        finally:
+            request.session = players  # the signed cookie goes on as it was
+        self._keep(request, admin, response)
+        return response
+
+    def _keep(self, request: HttpRequest, admin: StoredSession, response: HttpResponseBase) -> None:
+        if self.COOKIE in request.COOKIES and admin.is_empty():
+            response.delete_cookie(self.COOKIE, path=self.path, samesite="Lax")
+            return
+        if not admin.modified or admin.is_empty():
+            return
+        if "_session_expiry" not in admin:
+            admin.set_expiry(settings.KNOCK_ADMIN_SESSION_AGE)
+        admin.save()
+        response.set_cookie(
+            self.COOKIE,
+            admin.session_key or "",
+            max_age=admin.get_expiry_age(),
+            path=self.path,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )

@@ -32,8 +32,10 @@ def a_club():
 
 @pytest.fixture
 def operator(client):
-    user = User.objects.create_superuser("op", "op@example.org", "a long pass phrase")
-    client.force_login(user)
+    User.objects.create_superuser("op", "op@example.org", "a long pass phrase")
+    # Through the admin's own login: its session is its own (AdminSessions), not the players'.
+    answer = client.post("/admin/login/", {"username": "op", "password": "a long pass phrase"})
+    assert answer.status_code == 302
     return client
 
 
@@ -288,3 +290,36 @@ def test_the_whole_instance_is_copied_while_it_runs_as_the_deploy_page_says(tmp_
         ).stdout
         assert "TABLE DATA public scorekeeper_round" in listed
         assert "TABLE DATA public scorekeeper_club" in listed
+
+
+def test_logging_out_of_the_admin_ends_its_session_even_for_a_copied_cookie(client):
+    """The admin's session is kept in the database, apart from the players' signed cookie:
+    after logout, the cookie copied before it opens nothing; it lasts hours, not 400 days."""
+    from django.contrib.sessions.models import Session
+    from django.test import Client
+
+    User.objects.create_superuser("op", password="a long operator password")
+    club = Club.objects.create(name="Fridays")
+    client.get(club.get_absolute_url())  # a player's session: the clubs this browser opened
+    players_cookie = client.cookies["sessionid"].value
+    login = client.post(
+        "/admin/login/?next=/admin/",
+        {"username": "op", "password": "a long operator password"},
+    )
+    assert login.status_code == 302
+    cookie = client.cookies["knock_admin"]
+    assert cookie["path"] == "/admin/" and cookie["httponly"]
+    assert 0 < int(cookie["max-age"]) <= 8 * 60 * 60
+    assert Session.objects.count() == 1
+    # The players' cookie is as it was, with no key of the admin's in it.
+    assert client.cookies["sessionid"].value == players_cookie
+    assert "Fridays" in client.get("/").content.decode()
+    copied = Client()
+    copied.cookies["knock_admin"] = cookie.value
+    assert copied.get("/admin/").status_code == 200
+    client.post("/admin/logout/")
+    assert Session.objects.count() == 0
+    answer = copied.get("/admin/")
+    assert answer.status_code == 302 and "/admin/login/" in answer["Location"]
+    # The database holds no club key: a player's session never goes there.
+    assert club.key not in json.dumps(list(Session.objects.values()), default=str)
