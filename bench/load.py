@@ -645,9 +645,15 @@ def report_live(database: str, steps: list[tuple[int, dict]]) -> None:
     )
 
 
-async def bench(database: str, quick: bool, simulate: bool = True, only_live: bool = False) -> None:
+async def bench(
+    database: str,
+    quick: bool,
+    simulate: bool = True,
+    only_live: bool = False,
+    live: list[int] | None = None,
+) -> None:
     counts = [25, 100, 200] if quick else [25, 50, 100, 200, 300, 400, 600]
-    live_counts = [250, 1000] if quick else [250, 500, 1000, 1500, 2000]
+    live_counts = live or ([250, 1000] if quick else [250, 500, 1000, 1500, 2000])
     seconds = 2.0
     sim_seconds = 12.0 if quick else 20.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -696,10 +702,13 @@ def main() -> None:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], action="append")
     parser.add_argument("--no-tables", action="store_true", help="skip the T-tables simulations")
     parser.add_argument("--only-live", action="store_true", help="only the live news simulation")
+    parser.add_argument(
+        "--live", type=lambda s: [int(n) for n in s.split(",")], help="tables of live news: 1,500"
+    )
     args = parser.parse_args()
     print(f"Knock load benchmark on {os.cpu_count()} cores; gunicorn 3 workers × 4 threads")
     for database in args.database or ["sqlite", "postgresql"]:
-        asyncio.run(bench(database, args.quick, not args.no_tables, args.only_live))
+        asyncio.run(bench(database, args.quick, not args.no_tables, args.only_live, args.live))
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@
     if (!root.dataset.unsent) document.body.dispatchEvent(new CustomEvent("game-changed"));
   });
 
-  const SPREAD = 250; // ms over which the phones told of a change ask for it
+  const SPREAD = 250; // ms a phone waits while its own tap's answer is on its way
 
   /* A game's page with its stream of news open (server-sent events) hears of a change at once,
    * so it skips the polls its clock asks for, and polls again as soon as the stream drops, or
@@ -79,9 +79,8 @@
       event.preventDefault(); // the stream is alive, and nothing changed
     } else if (cause && cause.type === "sse:changed") {
       // The news says the game's version: the page redraws itself if it shows another one,
-      // without asking the poll first. Every phone at the table (and at every table the same
-      // tick told) hears it at once: each waits a moment of its own, so they do not all ask
-      // the server in the same millisecond.
+      // without asking the poll first, at once: news comes game by game (on PostgreSQL the
+      // moment a round is saved), so only one table's phones ask together.
       event.preventDefault();
       const news = cause.detail.data;
       // Checked again when the moment comes: the answer to this phone's own tap may have
@@ -93,7 +92,7 @@
         if (document.querySelector(".htmx-request")) window.setTimeout(redraw, SPREAD);
         else document.body.dispatchEvent(new CustomEvent("game-changed"));
       };
-      if (news !== poll.dataset.version) window.setTimeout(redraw, Math.random() * SPREAD);
+      if (news !== poll.dataset.version) redraw();
     } else if (!cause && streamLive()) {
       event.preventDefault(); // the clock's poll, while the stream is open
     }

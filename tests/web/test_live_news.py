@@ -83,6 +83,34 @@ def test_a_stream_says_at_once_when_the_page_is_behind_and_then_at_each_change()
     assert run(test) < 1.0
 
 
+@pytest.mark.skipif(
+    not __import__("os").environ.get("DATABASE_URL", "").startswith("postgres"),
+    reason="PostgreSQL announces changes (LISTEN/NOTIFY); SQLite's watcher looks each tick",
+)
+def test_on_postgresql_a_change_wakes_the_watcher_at_once_not_at_its_next_tick():
+    game = make_game()
+    other = make_game(club=game.club, players=("Dan", "Eve"))
+
+    async def test(watcher):
+        watcher.tick = 30.0  # without the announcement, nobody would hear for 30 s
+        stream = watcher.news(game.id, heard=0, version=0)
+        assert RETRY_LINE.fullmatch(await next_chunk(stream))
+        await asyncio.sleep(0.5)  # the watcher's listening connection is open
+        # A change of a game nobody here follows wakes nothing; one of this game does.
+        fresh = await in_thread(Game.objects.get, id=other.id)
+        await in_thread(lambda: play.record_round(fresh, knock(fresh, "Dan", ["Eve"])))
+        fresh = await in_thread(Game.objects.get, id=game.id)
+        started = time.monotonic()
+        await in_thread(lambda: play.record_round(fresh, knock(fresh, "Ann", ["Ben"])))
+        assert await next_chunk(stream, within=2.0) == b"id: 1\nevent: changed\ndata: 1\n\n"
+        heard_after = time.monotonic() - started
+        await stream.aclose()
+        return heard_after, watcher.heard, watcher.queries
+
+    heard_after, woken, queries = run(test)
+    assert heard_after < 1.0 and woken == 1 and queries == 1
+
+
 def test_a_page_that_is_up_to_date_hears_nothing_but_a_beat_now_and_then():
     game = make_game()
 
