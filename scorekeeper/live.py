@@ -20,6 +20,7 @@ saved. The tick stays, for SQLite and for whenever the listening connection is d
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -179,10 +180,8 @@ class Watcher:
         """While any stream is open: read the versions of every game followed, in one query,
         and wake the streams of those that changed."""
         while self.games:
-            try:
+            with contextlib.suppress(TimeoutError):  # the tick: looked at even without news
                 await asyncio.wait_for(self._nudged.wait(), self.tick)
-            except TimeoutError:
-                pass
             self._nudged.clear()
             ids = list(self.games)
             if not ids:
