@@ -80,6 +80,15 @@ class Unusual(InputError):
         self.step = step
 
 
+class TableMustChoose(InputError):
+    """A round the rules leave to the table, sent without its choice: ``step`` is the round with
+    the choices, for the page to show them again."""
+
+    def __init__(self, step: Step) -> None:
+        super().__init__(_("the rules leave this open: the table must choose"), "choice")
+        self.step = step
+
+
 def _confirmed(step: Step, inputs: RoundInputs) -> None:
     if step.result.unusual and not inputs.as_counted:
         raise Unusual(step)
@@ -331,7 +340,7 @@ def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = Non
         _check_version(game, seen_version)
         step = preview_round(game, inputs)
         if step.result.result == Result.TABLE_DECIDES:
-            raise InputError(_("the rules leave this open: the table must choose"), "choice")
+            raise TableMustChoose(step)
         _confirmed(step, inputs)
         before, after = game.state, advance(game.state, step)
         columns = _state_columns(game.version + 1, after, (before, step))

@@ -501,10 +501,22 @@ def _all_out_replayed(state: RoundState) -> str | None:
     return said % {"names": _names(state.playing)}
 
 
+def _said_losses(state: RoundState) -> list[str]:
+    """Each loss with its reason; said once when everyone still in but one lost the same for
+    the same reason (a 31, fire): "Everyone but Ana loses 1 life: Ana showed 31, …"."""
+    losers = [name for name in state.playing if name in state.reasons]
+    kept = [name for name in state.playing if name not in state.reasons]
+    alike = {(state.losses[name], state.why[name]) for name in losers}
+    if len(losers) >= 3 and len(kept) == 1 and len(alike) == 1:
+        lost, why = alike.pop()
+        said = {"name": kept[0], "lives": lives_word(lost), "reason": why}
+        return [_("Everyone but %(name)s loses %(lives)s: %(reason)s.") % said]
+    return [state.reasons[name] + "." for name in losers]
+
+
 def _who_lost(state: RoundState, players: list[PlayerAfter], revived: bool) -> list[str]:
     """What was said, each loss and its reason, and who is now on the last chance or out."""
-    story = list(state.story)
-    story.extend(state.reasons[name] + "." for name in state.playing if name in state.reasons)
+    story = [*state.story, *_said_losses(state)]
     if not state.losses:
         story.append(_("Nobody loses a life."))
     for player, seat in zip(players, state.table.players, strict=True):

@@ -654,3 +654,18 @@ def test_the_rules_card_prints_the_play_only_rules_as_played_at_the_table(client
     page = text(client.get(game.get_absolute_url()))
     assert page.count("(played at the table; Knock counts nothing for it)") == 4
     assert "Pass only once a round" in page
+
+
+def test_recording_a_round_left_to_the_table_before_it_chose_keeps_the_choices(client):
+    """Aces wild, two players dealt 31: the rules leave it to the table. A Record before a
+    choice keeps the choices on the screen (it used to replace them with a refusal, leaving
+    nothing to choose), and saves nothing; with a choice it is saved."""
+    game = make_game(preset="aces-wild")
+    data = {"ending": "dealt_thirty_one", "shown": ["0", "1"], "version": "0", "confirm": "1"}
+    htmx = {"HX-Request": "true"}
+    page = text(client.post(url("record", game), data, headers=htmx))
+    choices = re.findall(r'<input type="radio" name="choice" value="([\w-]+)"', page)
+    assert len(choices) >= 2
+    assert Round.objects.filter(game=game).count() == 0
+    answer = client.post(url("record", game), {**data, "choice": choices[0]}, headers=htmx)
+    assert answer.status_code == 200 and Round.objects.filter(game=game).count() == 1

@@ -25,11 +25,11 @@ from ... import live, play
 from ...lib.qr import qr_svg
 from ...lib.text import sentence
 from ...models import Club, Game, RoundInputs
-from ...play import AlreadyRecorded, StaleGame, Unusual
+from ...play import AlreadyRecorded, StaleGame, TableMustChoose, Unusual
 from ...reports.chart import lives_chart, sheet_rows
 from ...reports.rounds import lives_over_rounds, round_page
 from ...reports.summary import summarise
-from ...rules import COUNTED, ROUND_ENDINGS, Result, Status
+from ...rules import ROUND_ENDINGS, Result, Status
 from ...rules.errors import InputError
 from ...rules.game import GameState, Step
 from ...rules.numbers import read_whole
@@ -245,9 +245,10 @@ def _record(request: HtmxHttpRequest, game: Game, form: RecordForm) -> tuple[Htt
     try:
         inputs = form.inputs()
         step = play.record_round(game, inputs, seen_version=form.cleaned_data.get("version"))
-    except Unusual as unusual:
-        # Counted as no round of these rules gives: shown first, saved once confirmed.
-        return _render_table(request, game, form=form, preview=unusual.step), "refused"
+    except (Unusual, TableMustChoose) as unsaved:
+        # Counted as no round of these rules gives: shown first, saved once confirmed. Left to
+        # the table and recorded before it chose: its choices stay on the screen.
+        return _render_table(request, game, form=form, preview=unsaved.step), "refused"
     except InputError as refusal:
         form.place_error(refusal)
         return _render_table(request, game, form=form), "refused"
@@ -518,12 +519,9 @@ def log_entry(state: GameState, step: Step) -> dict:
         "dealer": names[step.dealer],
         "ending": _(ROUND_ENDINGS[round.ending].words),
         "summary": step.summary,
-        # Said in a line: a round counted by hand, and a hand played for a pot ("Ann takes 3").
-        "counted": round.ending == COUNTED or bool(state.coins),
         "knocker": names[round.knocker] if round.knocker is not None else "",
         "shown": [names[p] for p in round.shown_by],
         "choice": chosen.get(round.choice or "", round.choice or ""),
-        "losses": [player.reason for player in result.players if player.lost],
         "hands": [
             {
                 "name": name,
