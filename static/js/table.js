@@ -135,7 +135,16 @@
       } else {
         words = held(form, seat, roles).map((role) => (ROLE_WORDS[role] ? word(...ROLE_WORDS[role]) : shown));
       }
-      tile.querySelector("[data-role]").textContent = words.join(" · ");
+      // Read out after the player's lives as a list item of its own: "Eli, 2 of 3 lives, lowest".
+      const role = tile.querySelector("[data-role]");
+      if (words.length) {
+        const pause = document.createElement("span");
+        pause.className = "visually-hidden";
+        pause.textContent = ", ";
+        role.replaceChildren(pause, words.join(" · "));
+      } else {
+        role.replaceChildren();
+      }
       tile.setAttribute("aria-pressed", words.length ? "true" : "false");
       tile.classList.toggle("marked", words.length > 0);
     }
