@@ -46,7 +46,6 @@ POLL_EVERY, RECORD_EVERY, PHONES = 2.0, 30.0, 4
 # quartiles of their ratios beside the median.
 REPEATS = {False: 11, True: 3}
 HTMX = {"HX-Request": "true"}  # what htmx adds to the page's own requests
-SPREAD = 0.25  # seconds over which a page told of a change waits before asking (app.js)
 
 
 # ---- a small HTTP/1.1 keep-alive client on asyncio -------------------------------------------
@@ -471,6 +470,7 @@ async def live_tables(
     games: list[dict[str, str]],
     count: int,
     seconds: float,
+    every: float = RECORD_EVERY,
 ) -> dict[str, Stats]:
     """T tables whose 4 phones each hold a stream of news open on the events server instead of
     polling. A phone that hears of a version it does not show asks the app server for the table,
@@ -478,8 +478,9 @@ async def live_tables(
     by a fifth phone, so that all four redraw."""
     wrk(port, [g["table"] for g in games[:50]], 2, headers=HTMX)  # every worker warmed up
     secrets = await csrf(port, games[0]["table"])
-    news, refresh, records = Stats(), Stats(), Stats()
+    news, after, refresh, records = Stats(), Stats(), Stats(), Stats()
     recorded = [0.0] * count  # when each table's latest round was sent
+    answered = [0.0] * count  # and when its answer came
     ramp = min(5.0, count / 200)  # phones open their streams over a few seconds, not at once
     opened: list[int] = []
     all_open = asyncio.Event()
@@ -519,10 +520,12 @@ async def live_tables(
                         continue  # the retry line, or a comment
                     heard = int(message.rsplit(b"data: ", 1)[1])
                     if recorded[table] and heard != version:  # (not an earlier run's rounds)
-                        news.add(time.perf_counter() - recorded[table], True)
-                        # The page redraws its table region, as htmx asks for it, after a
-                        # moment of its own (SPREAD in static/js/app.js).
-                        await asyncio.sleep(random.uniform(0, SPREAD))
+                        now = time.perf_counter()
+                        news.add(now - recorded[table], True)
+                        # From the answer to the tap (0 when the news outran the answer).
+                        late = now - answered[table] if answered[table] > recorded[table] else 0.0
+                        after.add(late, True)
+                        # The page redraws its table region at once, as htmx asks for it.
                         await timed(refresh, conn, "GET", game["table"], HTMX)
                     version = heard
         except (OSError, ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError):
@@ -535,14 +538,15 @@ async def live_tables(
     async def record(table: int) -> None:
         conn = Connection(port)
         await all_open.wait()  # the rounds start once every phone listens
-        await asyncio.sleep(random.uniform(0, RECORD_EVERY))
+        await asyncio.sleep(random.uniform(0, every))
         while time.monotonic() < stop:
             tick = time.monotonic()
             recorded[table] = time.perf_counter()
             path, headers, body = record_request(games[table], secrets)
             # The answer is the table, as htmx has it (200).
             await timed(records, conn, "POST", path, {**headers, **HTMX}, body)
-            await asyncio.sleep(max(0.0, RECORD_EVERY - (time.monotonic() - tick)))
+            answered[table] = time.perf_counter()
+            await asyncio.sleep(max(0.0, every - (time.monotonic() - tick)))
         await conn.close()
 
     phones = [asyncio.create_task(phone(t)) for t in range(count) for _ in range(PHONES)]
@@ -564,6 +568,7 @@ async def live_tables(
     news.errors += count * PHONES - len(opened)  # a phone whose stream never opened
     return {
         "news": news,
+        "after": after,
         "refresh": refresh,
         "record": records,
         "opening": opening,
@@ -616,13 +621,15 @@ def report(
     print(f"largest T with poll p95 under 50 ms and no errors: {best}")
 
 
-def report_live(database: str, steps: list[tuple[int, dict]]) -> None:
+def report_live(database: str, steps: list[tuple[int, dict]], every: float = RECORD_EVERY) -> None:
     print(
         f"\n== {database}: T tables, 4 phones each with a stream of news open (events server, "
-        f"one asgi worker), a round every {RECORD_EVERY:.0f} s"
+        f"one asgi worker), a round every {every:.0f} s a table; news from the tap and from "
+        "its answer (ms)"
     )
     print(
         f"{'T':>6}{'streams':>9}{'opened in':>11}{'news p50':>10}{'news p95':>10}"
+        f"{'after p50':>10}{'after p95':>10}"
         f"{'refresh p95':>13}{'record p95':>12}{'errors':>8}"
         f"{'CPU: app':>10}{'events':>8}{'client':>8} (cores)"
     )
@@ -633,6 +640,7 @@ def report_live(database: str, steps: list[tuple[int, dict]]) -> None:
         print(
             f"{count:>6}{count * PHONES:>9}{stats['opening']:>10.1f}s"
             f"{news.pct(50):>10.0f}{news.pct(95):>10.0f}"
+            f"{stats['after'].pct(50):>10.0f}{stats['after'].pct(95):>10.0f}"
             f"{refresh.pct(95):>13.1f}{records.pct(95):>12.1f}{errors:>8}"
             f"{stats['app cpu']:>10.2f}{stats['events cpu']:>8.2f}"
             f"{stats['client cpu']:>8.2f}"
@@ -651,6 +659,7 @@ async def bench(
     simulate: bool = True,
     only_live: bool = False,
     live: list[int] | None = None,
+    every: float = RECORD_EVERY,
 ) -> None:
     counts = [25, 100, 200] if quick else [25, 50, 100, 200, 300, 400, 600]
     live_counts = live or ([250, 1000] if quick else [250, 500, 1000, 1500, 2000])
@@ -679,7 +688,7 @@ async def bench(
                     break  # well past what the machine carries
             for count in live_counts if simulate else []:
                 stats = await live_tables(
-                    (server, events), port, events_port, games[:-1], count, sim_seconds
+                    (server, events), port, events_port, games[:-1], count, sim_seconds, every
                 )
                 live_steps.append((count, stats))
         finally:
@@ -688,7 +697,7 @@ async def bench(
     if results:
         report(database, results, steps, quick)
     if live_steps:
-        report_live(database, live_steps)
+        report_live(database, live_steps, every)
 
 
 def main() -> None:
@@ -705,10 +714,15 @@ def main() -> None:
     parser.add_argument(
         "--live", type=lambda s: [int(n) for n in s.split(",")], help="tables of live news: 1,500"
     )
+    parser.add_argument(
+        "--every", type=float, default=RECORD_EVERY, help="seconds between a table's rounds"
+    )
     args = parser.parse_args()
     print(f"Knock load benchmark on {os.cpu_count()} cores; gunicorn 3 workers × 4 threads")
     for database in args.database or ["sqlite", "postgresql"]:
-        asyncio.run(bench(database, args.quick, not args.no_tables, args.only_live, args.live))
+        asyncio.run(
+            bench(database, args.quick, not args.no_tables, args.only_live, args.live, args.every)
+        )
 
 
 if __name__ == "__main__":
