@@ -130,3 +130,28 @@ def test_the_readme_s_deploy_check_passes_as_the_readme_runs_it(https):
     )
     assert done.returncode == 0, done.stderr
     assert "no issues" in done.stdout
+
+
+def test_a_database_outage_with_a_page_polling_keeps_the_log_small(tmp_path):
+    """With the database gone and one page polling every 2 s (here 60 polls and 60 table
+    requests, as fast as they come), the app server wrote 751 lines in 6 s: now a repeated
+    error is written once, with its count a minute later, and each request's own line."""
+    from ..factory import make_game
+
+    game = make_game()
+    poll = f"/c/{game.club.key}/g/{game.id}/version?v=0"
+    table = f"/c/{game.club.key}/g/{game.id}/"
+    log = tmp_path / "app.log"
+    with database_that_goes_away(tmp_path) as (env, cut, mend):
+        env["DJANGO_LOG_LEVEL"] = "WARNING"
+        with app_server(env, log=log) as base:
+            cut()
+            statuses = [get(base, path)[0] for _ in range(60) for path in (poll, table)]
+            mend()
+    assert set(statuses) <= {500, 503, 404}
+    lines = log.read_text().splitlines()
+    errors = [line for line in lines if " ERROR " in line]
+    # The first of each kind of failure (the poll's, the table's), not one a request.
+    assert 1 <= len(errors) <= 2, errors
+    assert len(lines) < 200, len(lines)  # was 751 for fewer requests
+    assert game.club.key not in log.read_text()
