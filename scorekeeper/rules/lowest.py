@@ -79,6 +79,15 @@ def _lowest_by_cards(state: RoundState, tops: tuple[str, ...], story: list[str])
     return lowest
 
 
+def tie_keys(state: RoundState, names: list[str]) -> dict[str, tuple[int, ...]]:
+    """What breaks a tie between these players' hands under the rules' ``tie_break``: the
+    counted cards from the highest, or every card of the hand (bigger is higher)."""
+    in_hand = state.rules.tie_break == "highest_in_hand"
+    return {
+        name: state.hands[name].hand_key if in_hand else state.hands[name].tie_key for name in names
+    }
+
+
 def _break_the_tie(
     state: RoundState, lowest: list[str], low: Fraction, story: list[str]
 ) -> list[str]:
@@ -95,10 +104,7 @@ def _break_the_tie(
         )
         return lowest
     in_hand = state.rules.tie_break == "highest_in_hand"
-    keys = {
-        name: state.hands[name].hand_key if in_hand else state.hands[name].tie_key
-        for name in lowest
-    }
+    keys = tie_keys(state, lowest)
     bottom = min(keys.values())
     broken = [name for name in lowest if keys[name] == bottom]
     if len(broken) < len(lowest):

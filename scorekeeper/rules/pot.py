@@ -5,6 +5,7 @@ the table's word or by the cards, and what the pot does."""
 from __future__ import annotations
 
 from .hands import points
+from .lowest import tie_keys
 from .round import RoundError, RoundState
 from .words import _, ngettext
 from .words import names as _names
@@ -52,11 +53,7 @@ def _highest_by_cards(state: RoundState, story: list[str]) -> list[str]:
     said = {"names": _names(highest), "value": points(high)}
     breaks = state.rules.tie_break != "tie"
     if len(highest) > 1 and breaks and all(name in state.hands for name in highest):
-        in_hand = state.rules.tie_break == "highest_in_hand"
-        keys = {
-            name: state.hands[name].hand_key if in_hand else state.hands[name].tie_key
-            for name in highest
-        }
+        keys = tie_keys(state, highest)
         top = max(keys.values())
         broken = [name for name in highest if keys[name] == top]
         if len(broken) < len(highest):
@@ -73,20 +70,6 @@ def _highest_by_cards(state: RoundState, story: list[str]) -> list[str]:
     else:
         story.append(_("%(names)s tie for the highest hand with %(value)s.") % said)
     return highest
-
-
-def check_winners(state: RoundState) -> None:
-    """The players the table named as winners are at the table and named once."""
-    named = state.outcome.winners
-    if named is None:
-        return
-    if not named:
-        raise RoundError(_("name who won the pot"), "winners")
-    for name in named:
-        if name not in state.playing:
-            raise RoundError(_("%(name)s is not playing in this game") % {"name": name}, "winners")
-    if len(set(named)) != len(named):
-        raise RoundError(_("a player is named twice"), "winners")
 
 
 def share(pot: int, winners: int) -> tuple[int, int]:

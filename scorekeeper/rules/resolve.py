@@ -15,7 +15,7 @@ from .cards import Card, CardError, check_hand
 from .endings import COUNTED, ENDINGS, ROUND_ENDINGS, Ending
 from .errors import InputError
 from .hands import evaluate, points, possible_values
-from .pot import check_winners, pay_in_and_share, pot_game_over
+from .pot import pay_in_and_share, pot_game_over
 from .round import (
     STATUSES,
     Choice,
@@ -217,7 +217,7 @@ def _check_outcome(state: RoundState) -> Ending:
     _check_knocker(state, ending)
     _check_shown(state, ending)
     _check_lowest(state)
-    check_winners(state)
+    _check_winners(state)
     return ending
 
 
@@ -269,19 +269,29 @@ def _check_shown(state: RoundState, ending: Ending) -> None:
         ending.check_shown(state, name)
 
 
-def _check_lowest(state: RoundState) -> None:
-    lowest = state.outcome.lowest
-    if lowest is None:
+def _check_named(
+    state: RoundState, named: tuple[str, ...] | None, part: str, none: str, out: str
+) -> None:
+    """Players the table named (the lowest, or who won a pot): someone, each still in, once."""
+    if named is None:
         return
-    if not lowest:
-        raise RoundError(_("name at least one lowest player"), "lowest")
-    for name in lowest:
+    if not named:
+        raise RoundError(none, part)
+    for name in named:
         if name not in state.playing:
-            raise RoundError(
-                not_playing(state, name, _("%(name)s is out, so cannot be lowest")), "lowest"
-            )
-    if len(set(lowest)) != len(lowest):
-        raise RoundError(_("a player is named twice"), "lowest")
+            raise RoundError(not_playing(state, name, out), part)
+    if len(set(named)) != len(named):
+        raise RoundError(_("a player is named twice"), part)
+
+
+def _check_lowest(state: RoundState) -> None:
+    said = _("%(name)s is out, so cannot be lowest")
+    _check_named(state, state.outcome.lowest, "lowest", _("name at least one lowest player"), said)
+
+
+def _check_winners(state: RoundState) -> None:
+    said = _("%(name)s is out, so cannot win the pot")
+    _check_named(state, state.outcome.winners, "winners", _("name who won the pot"), said)
 
 
 # ---- what follows ---------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from django.conf import settings
 from scorekeeper import play
 from scorekeeper.models import Game, RoundInputs
 
-from ..servers import free_port, server_environment
+from ..servers import call, free_port, server_environment
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,19 +39,6 @@ def previous_release(into: Path) -> Path:
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     return into
-
-
-def call(base, method, path, body=None, key=None):
-    headers = {"Content-Type": "application/json"}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, answer.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
 
 
 def test_the_previous_release_runs_on_the_migrated_database(tmp_path):
@@ -75,17 +62,21 @@ def test_the_previous_release_runs_on_the_migrated_database(tmp_path):
                 break
             except OSError:
                 time.sleep(0.2)
-        status, body = call(base, "POST", "/api/v1/clubs", {"name": "Old code"})
+        status, _headers, body = call(base, "POST", "/api/v1/clubs", {"name": "Old code"})
         assert status == 201, body
         club = json.loads(body)
         players = {"rules": "scat", "players": ["Ann", "Ben", "Cat"], "first_dealer": "Ann"}
-        status, body = call(base, "POST", f"/api/v1/clubs/{club['id']}/games", players, club["key"])
+        status, _headers, body = call(
+            base, "POST", f"/api/v1/clubs/{club['id']}/games", players, club["key"]
+        )
         assert status == 201, body
         game = json.loads(body)
         knock = {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"]}
-        status, body = call(base, "POST", f"/api/v1/games/{game['id']}/rounds", knock, club["key"])
+        status, _headers, body = call(
+            base, "POST", f"/api/v1/games/{game['id']}/rounds", knock, club["key"]
+        )
         assert status == 200, body
-        status, body = call(base, "GET", f"/api/v1/games/{game['id']}", key=club["key"])
+        status, _headers, body = call(base, "GET", f"/api/v1/games/{game['id']}", key=club["key"])
         assert status == 200 and json.loads(body)["players"][1]["lives"] == 2
         assert "coins" not in json.loads(body)["players"][1]  # the old code answered
         for page in (f"/c/{club['key']}/", f"/c/{club['key']}/g/{game['id']}/"):
