@@ -184,6 +184,13 @@
     if (form && form.contains(event.target)) sync(form);
   });
 
+  /* A hand being typed again is no longer the one refused: its red outline goes at once. */
+  document.addEventListener("input", (event) => {
+    if (event.target.matches && event.target.matches(".part-cards input[aria-invalid]")) {
+      event.target.removeAttribute("aria-invalid");
+    }
+  });
+
   /* Offline, and after. A round this phone recorded that could not reach Knock waits on the
      phone (localStorage, one list per game), in order, each with the tap id made when it was
      tapped and the version of the table it was made on (the one before it, for a round made

@@ -669,3 +669,29 @@ def test_recording_a_round_left_to_the_table_before_it_chose_keeps_the_choices(c
     assert Round.objects.filter(game=game).count() == 0
     answer = client.post(url("record", game), {**data, "choice": choices[0]}, headers=htmx)
     assert answer.status_code == 200 and Round.objects.filter(game=game).count() == 1
+
+
+def test_every_hand_that_cannot_be_read_is_said_at_once_and_nobody_out_gets_a_field(client):
+    game = make_game(players=("Ann", "Ben", "Cat", "Dev"))
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(3,)))
+    play.record_round(game, RoundInputs("manual", losses={3: 2}))
+    play.record_round(game, RoundInputs("manual", losses={3: 1}))  # Dev is out
+    page = text(client.get(url("game", game)))
+    assert 'name="cards_0"' in page and 'name="cards_3"' not in page
+    # Round 1, edited, is played from the table as it was then: Dev was still in.
+    edit = text(client.get(url("edit-round", game, 1)))
+    assert 'name="cards_3"' in edit
+    data = {
+        "ending": "knock",
+        "knocker": "0",
+        "cards_0": "AS KS QX",  # a typo
+        "cards_1": "7H 8H",  # two cards
+        "cards_2": "ZZ 2C 3C",  # another typo
+        "version": str(game.version),
+        "confirm": "1",
+    }
+    page = text(client.post(url("record", game), data, headers={"HX-Request": "true"}))
+    preview = page[page.index('id="preview"') :]
+    assert "“QX” is not a card" in preview and "“ZZ” is not a card" in preview
+    assert page.count('aria-invalid="true"') >= 2
+    assert Round.objects.filter(game=game, state="active").count() == 3

@@ -26,6 +26,7 @@ from ...rules import (
 from ...rules.cards import CardError, parse_cards
 from ...rules.endings import BY_HAND
 from ...rules.errors import InputError
+from ...rules.game import GameState
 from ...rules.ruleset import json_value, value_words
 from .clubs import plain_text
 from .house_rules import house_rule_field, house_rules_initial
@@ -335,7 +336,9 @@ class RecordForm(forms.Form):
     # Sent once the page has shown that no round of the rules costs these lives (preview).
     as_counted = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, game: Game, before: GameState | None = None, **kwargs: Any
+    ) -> None:
         kwargs.setdefault("initial", {})
         kwargs["initial"].setdefault("version", game.version)
         kwargs["initial"].setdefault("client_id", uuid.uuid4().hex)
@@ -343,6 +346,8 @@ class RecordForm(forms.Form):
         kwargs["initial"].setdefault("ending", COUNTED if game.counting else game.rules.endings[0])
         super().__init__(*args, **kwargs)
         self.game = game
+        # The table the round is played from: now, or before the round an edit is about.
+        self.before = before
         # The names come with the stored state: the page reads no seat.
         self.seats = seats = list(enumerate(game.state.names))
         endings = game.rules.endings
@@ -454,7 +459,26 @@ class RecordForm(forms.Form):
         return any(field.value() or field.errors for field in self.card_fields())
 
     def card_fields(self) -> list[forms.BoundField]:
-        return [self[f"cards_{position}"] for position, _name in self.seats]
+        """A field for each player still in: a player who is out holds no cards."""
+        statuses = (self.before or self.game.state).statuses
+        return [
+            self[f"cards_{position}"]
+            for position, _name in self.seats
+            if statuses[position] != "out"
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        """Every hand typed that cannot be read is said at once, next to its field (a typo in
+        one hand does not hide a typo in another)."""
+        data = super().clean() or self.cleaned_data
+        for position, _name in self.seats:
+            typed = data.get(f"cards_{position}") or ""
+            if typed.strip():
+                try:
+                    parse_cards(typed)
+                except CardError as refusal:
+                    self.add_error(f"cards_{position}", sentence(str(refusal)))
+        return data
 
     def inputs(self) -> RoundInputs:
         """The round as the models store it; refuses malformed cards naming the field."""
@@ -526,7 +550,9 @@ class RecordForm(forms.Form):
         self.add_error(target, message)
 
     @classmethod
-    def for_round(cls, game: Game, inputs: RoundInputs) -> RecordForm:
+    def for_round(
+        cls, game: Game, inputs: RoundInputs, before: GameState | None = None
+    ) -> RecordForm:
         """A form filled in with a stored round, to edit it."""
         initial: dict[str, Any] = {
             "ending": inputs.ending,
@@ -540,7 +566,7 @@ class RecordForm(forms.Form):
             initial[f"cards_{position}"] = " ".join(codes)
         for position, lost in (inputs.losses or {}).items():
             initial[f"lost_{position}"] = lost
-        return cls(game=game, initial=initial)
+        return cls(game=game, before=before, initial=initial)
 
 
 __all__ = ["GameNameForm", "NewGameForm", "RecordForm", "VersionForm"]

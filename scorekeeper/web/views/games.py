@@ -430,11 +430,12 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
         return redirect(game)
     step: Step | None = None
     unusual = False
+    before = game.state_before(number)  # who was still in when the round was played
     if request.method == "GET":
-        form = RecordForm.for_round(game, RoundInputs.of(round))
+        form = RecordForm.for_round(game, RoundInputs.of(round), before)
         step = round_page(game, before=number + 1, size=1).steps[0]
     else:
-        form = RecordForm(request.POST, game=game)
+        form = RecordForm(request.POST, game=game, before=before)
         if form.is_valid():
             try:
                 inputs = form.inputs()
