@@ -376,5 +376,8 @@ def test_two_long_names_are_whole_and_the_tiles_keep_their_place(browser, size, 
     page.reload()
     expect(tile(page, "Cara").locator(".status")).to_be_visible()
     assert [t.bounding_box() for t in page.locator("#record .tile").all()] == where
+    # Record keeps one line in either language ("Runde 3 eintragen"): the bar keeps its height.
+    record = page.locator("#record button[name=confirm]").bounding_box()
+    assert record["height"] < 60, record
     shot(page, f"long-names-{mode}-{width}x{height}-{locale}")
     context.close()
