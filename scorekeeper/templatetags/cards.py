@@ -3,6 +3,7 @@ from django.utils.html import format_html
 
 from ..rules.cards import Card, Suit, card_words
 from ..rules.hands import points as format_points
+from ..rules.words import coins as format_coins
 
 register = template.Library()
 
@@ -23,3 +24,9 @@ def face(card: Card) -> str:
 def points(value) -> str:
     """30.5 stays 30.5; 21 stays 21."""
     return format_points(value)
+
+
+@register.filter
+def coins(n: int) -> str:
+    """Coins up or down, with their sign, as everywhere else: "+3", "−2", "0"."""
+    return format_coins(n)
