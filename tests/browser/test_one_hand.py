@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from scorekeeper import play
 from scorekeeper.models import Game, Round, RoundInputs
 
-from ..factory import make_game
+from ..factory import knock, make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,7 +73,7 @@ def open_table(browser, game, size, **options):
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(_live_url[0] + game.get_absolute_url())
-    expect(page.locator("#table h1")).to_have_text(re.compile("Round"))
+    expect(page.locator("#table h1")).to_have_text(re.compile("Round|Runde"))
     return context, page
 
 
@@ -380,4 +380,43 @@ def test_two_long_names_are_whole_and_the_tiles_keep_their_place(browser, size, 
     record = page.locator("#record button[name=confirm]").bounding_box()
     assert record["height"] < 60, record
     shot(page, f"long-names-{mode}-{width}x{height}-{locale}")
+    context.close()
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_tap_another_phone_beat_leaves_the_tiles_where_they_were(browser, size, locale):
+    """A round recorded on a page that had not heard of another phone's round: nothing is saved,
+    the page says so in full where the toast sits, and no tile moves (was: 130 px down)."""
+    game = make_game(players=NAMES, lives=5)
+    context, page = open_table(browser, game, size, locale=locale)
+    # This phone hears nothing of the other one until it taps.
+    page.route("**/version*", lambda route: route.abort())
+    page.route("**/events*", lambda route: route.abort())
+    thumb = Thumb(page)
+    thumb.tap(tile(page, "Ana"))
+    thumb.tap(tile(page, "Ben"))
+    where = [t.bounding_box() for t in page.locator("#record .tile").all()]
+    play.record_round(game, knock(game, "Cara", ["Dev"]))  # the other phone, first
+    thumb.tap(record_button(page))
+    said = page.locator("#table > .messages .message")
+    nothing = "Nothing was saved" if locale == "en-GB" else "nichts gespeichert"
+    expect(said).to_contain_text(nothing)
+    expect(said).to_contain_text("1")
+    expect(page.locator("#table h1")).to_contain_text("2")
+    assert [t.bounding_box() for t in page.locator("#record .tile").all()] == where
+    box = said.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size[1]
+    assert said.evaluate("el => el.scrollHeight <= el.clientHeight + 1")
+    shot(page, f"stale-tap-{size[0]}x{size[1]}-{locale}")
+    assert lives(game.id) == (5, 5, 5, 4, 5, 5)
+    # The next round is 3 taps, 0 scrolls, and what was said goes with the first of them.
+    thumb.round()
+    thumb.tap(tile(page, "Ana"))
+    expect(said).to_have_count(0)
+    thumb.tap(tile(page, "Ben"))
+    thumb.tap(record_button(page))
+    expect(page.locator("#table h1")).to_contain_text("3")
+    assert thumb.round() == (3, 0)
+    assert lives(game.id) == (5, 4, 5, 4, 5, 5)
     context.close()
