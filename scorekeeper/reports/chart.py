@@ -14,8 +14,10 @@ from ..rules.game import GameState, Step
 from ..rules.words import coins as signed
 from .rounds import level
 
-# Distinct colours and dash patterns, so lines differ for colour-blind readers too.
-COLOURS = ["#0f5132", "#b3261e", "#1f4e9c", "#8a5a00", "#6a1b9a", "#00695c", "#c2185b", "#37474f"]
+# Eight series, each a hue of its own in either theme (their colours are in static/css/knock.css,
+# every one at least 3:1 against the chart), and dash patterns, so lines differ for colour-blind
+# readers too.
+SERIES = 8
 DASHES = ["", "6 3", "2 3", "8 3 2 3"]
 WIDTH, HEIGHT, PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 320, 200, 28, 10, 10, 30
 
@@ -23,7 +25,7 @@ WIDTH, HEIGHT, PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 320, 200, 28, 10, 10, 
 @dataclass
 class Line:
     name: str
-    colour: str
+    series: int
     dash: str
     points: str
     lives: list[int]
@@ -35,6 +37,7 @@ class Chart:
     height: int
     lines: list[Line]
     y_ticks: list[tuple[str, float]]
+    y_words: list[tuple[str, float]]
     x_ticks: list[tuple[int, float]]
     rounds: int
     summary: str
@@ -53,9 +56,9 @@ def lives_chart(points: Sequence[tuple[int, GameState]], last_chance: str = "") 
     top = max(max(row) for row in history) or 1
     bottom = -1
     words = {-1: pgettext("status", "out"), 0: last_chance or "0"}
-    # Room on the left for the longest label ("on the county", "schwimmt"), at about 8 units a
-    # letter of the ticks' size, wide letters (m, w) included.
-    pad_left = max(PAD_LEFT, 8 * max(len(words[-1]), len(words[0])) + 10)
+    # The numbers of lives on the left; the words ("on the county", "out") inside the plot, above
+    # their lines, so that the plot keeps the width of the phone.
+    pad_left = PAD_LEFT
     plot_w = WIDTH - pad_left - PAD_RIGHT
     plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
 
@@ -74,10 +77,11 @@ def lives_chart(points: Sequence[tuple[int, GameState]], last_chance: str = "") 
             f"{x(n):.1f},{y(v) + offset:.1f}" for n, v in zip(numbers, levels, strict=True)
         )
         lives = [max(0, v) for v in levels]
-        lines.append(Line(name, COLOURS[p % len(COLOURS)], DASHES[p % len(DASHES)], dots, lives))
+        lines.append(Line(name, p % SERIES, DASHES[p % len(DASHES)], dots, lives))
     step = max(1, rounds // 8)
     x_ticks = [(i, x(i)) for i in range(0, rounds + 1, step)]
-    y_ticks = [(words.get(v, str(v)), y(v)) for v in range(bottom, top + 1)]
+    y_ticks = [(str(v), y(v)) for v in range(1, top + 1)]
+    y_words = [(words[v], y(v)) for v in (0, -1)]
     ends = ", ".join(
         f"{line.name} {words[-1] if history[-1][i] < 0 else line.lives[-1]}"
         for i, line in enumerate(lines)
@@ -91,6 +95,7 @@ def lives_chart(points: Sequence[tuple[int, GameState]], last_chance: str = "") 
         HEIGHT,
         lines,
         y_ticks,
+        y_words,
         x_ticks,
         rounds,
         summary,
