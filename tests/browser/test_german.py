@@ -52,12 +52,12 @@ def test_a_schwimmen_game_in_german_to_its_end(german_phone, live_server):
     club_url = page.url
     page.get_by_label("Spieler hinzufügen").fill("Ann, Ben\nCara")
     page.get_by_role("button", name="Hinzufügen", exact=True).click()
-    expect(page.locator(".messages")).to_contain_text(
+    expect(page.locator("#players .messages")).to_contain_text(
         "Ann, Ben und Cara sind dem Club beigetreten."
     )
     page.get_by_role("link", name="Neues Spiel").click()
-    for name in ("Ann", "Ben", "Cara"):
-        page.locator(".seat-row", has_text=name).locator("label.chip").first.click()
+    for name in ("Ann", "Ben", "Cara"):  # the club's first game: all three ticked already
+        expect(page.get_by_label(name, exact=True)).to_be_checked()
     page.locator(".seat-row", has_text="Cara").get_by_text("Gibt zuerst").click()
     page.locator("input[name=preset][value=schwimmen]").check()
     expect(page.locator("label.preset", has_text="Schwimmen (32 Karten, Feuer)")).to_be_visible()

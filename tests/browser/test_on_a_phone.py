@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from scorekeeper import play
 from scorekeeper.models import RoundInputs
 
-from ..factory import make_game
+from ..factory import make_club, make_game
 from .test_phone_app import contrast
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -104,4 +105,150 @@ def test_the_lives_chart_is_the_phones_width_and_every_line_stands_out(
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     chart.scroll_into_view_if_needed()
     shot(page, f"chart-{scheme}-{size[0]}x{size[1]}-{locale}")
+    context.close()
+
+
+def on_top(locator) -> bool:
+    """Whether the middle of what is located is what a tap there would reach."""
+    return locator.evaluate(
+        """el => { const r = el.getBoundingClientRect();
+                   return el.contains(document.elementFromPoint(r.x + r.width / 2,
+                                                                r.y + r.height / 2)); }"""
+    )
+
+
+def in_view(page, locator) -> bool:
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return (
+        box["x"] >= -0.5
+        and box["y"] >= -0.5
+        and box["x"] + box["width"] <= size["width"] + 0.5
+        and box["y"] + box["height"] <= size["height"] + 0.5
+    )
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_long_games_log_is_short_and_its_sheet_reaches_round_1(
+    browser, live_server, size, locale
+):
+    game = long_game(rounds=34)
+    context, page = phone(browser, size, locale=locale)
+    page.goto(live_server.url + reverse("round-log", args=[game.club.key, game.id]))
+    sheet = page.locator(".sheet")
+    # The page scrolls, not a box inside it (was 320×591 px on a 390×844 phone).
+    assert sheet.evaluate("el => el.scrollHeight <= el.clientHeight + 1")
+    # Scrolled to its last column, nothing shows beside the pinned one: the corner and each
+    # round's number are on top.
+    sheet.evaluate("el => { el.scrollIntoView(); el.scrollLeft = el.scrollWidth; }")
+    corner = page.locator(".score-sheet thead th").first
+    assert on_top(corner)
+    for row in page.locator(".score-sheet tbody th[scope=row]").all()[:3]:
+        assert on_top(row)
+    shot(page, f"log-sheet-{size[0]}x{size[1]}-{locale}")
+    # Each round of the log is three short lines (a 34-round log was 13,952 px long).
+    heights = [e.bounding_box()["height"] for e in page.locator(".round-entry").all()]
+    print(
+        f"\n{size} {locale}: rounds {min(heights):.0f}-{max(heights):.0f} px, page "
+        f"{page.evaluate('document.documentElement.scrollHeight')} px"
+    )
+    assert max(heights) <= 190, heights
+    # Round 1 is edited from the sheet: one tap on its number, within two screens of the top.
+    page.evaluate("window.scrollTo(0, 0)")
+    first = page.locator(".score-sheet").get_by_role(
+        "link", name=re.compile(r"^(Edit round 1|Runde 1 ändern)$")
+    )
+    assert first.bounding_box()["y"] < 2 * size[1]
+    first.click()
+    expect(page.locator("h1")).to_contain_text("1")
+    assert "/rounds/1/edit" in page.url
+    context.close()
+
+
+def finished_games():
+    """A club of six with three finished games: knocks caught and not, 31s, nemeses."""
+    club = make_club()
+    for winner in (0, 0, 1):
+        game = make_game(players=NAMES, club=club, lives=1)
+        for seat in range(6):
+            if seat == winner:
+                continue
+            while game.state.statuses[seat] != "out" and not game.state.game_over:
+                play.record_round(game, RoundInputs("knock", knocker=winner, lowest=(seat,)))
+    return club
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_leaderboard_is_a_card_per_player(browser, live_server, size, locale):
+    club = finished_games()
+    context, page = phone(browser, size, locale=locale)
+    page.goto(live_server.url + reverse("stats", args=[club.key]))
+    board = page.locator(".leaderboard")
+    assert page.locator(".leaderboard").evaluate(
+        "el => el.closest('.sheet').scrollWidth <= el.closest('.sheet').clientWidth + 1"
+    )
+    cards = board.locator("tbody tr").all()
+    assert len(cards) == len(NAMES)
+    labels = (
+        ("Knocks not caught", "31s", "Nemesis")
+        if locale == "en-GB"
+        else ("Klopfen nicht erwischt", "31er", "Angstgegner")
+    )
+    for card in cards:
+        card.scroll_into_view_if_needed()
+        assert in_view(page, card), card.bounding_box()
+        for cell in card.locator("td").all():
+            assert in_view(page, cell), cell.inner_text()
+    said = [
+        cell.evaluate("el => getComputedStyle(el, '::before').content")
+        for cell in cards[0].locator("td").all()
+    ]
+    for label in labels:
+        assert f'"{label}"' in said, (label, said)
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    board.scroll_into_view_if_needed()
+    shot(page, f"leaderboard-{size[0]}x{size[1]}-{locale}")
+    context.close()
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_club_page_lists_players_short_and_start_is_in_reach(
+    browser, live_server, size, locale
+):
+    club = make_club()
+    for name in NAMES:
+        play.add_player(club, name)
+    context, page = phone(browser, size, locale=locale)
+    english = locale == "en-GB"
+    page.goto(live_server.url + club.get_absolute_url())
+    rows = page.locator(".players-list > li").all()
+    assert len(rows) == len(NAMES)
+    assert max(r.bounding_box()["height"] for r in rows) <= 56  # a line each (was two rows)
+    page.locator(".players-list summary", has_text="Francesca-Maria").click()
+    field = page.get_by_label("Name of Francesca-Maria" if english else "Name von Francesca-Maria")
+    field.fill("Francesca-Luisa")
+    page.get_by_role("button", name="Rename" if english else "Umbenennen").click()
+    said = page.locator("#players .message")
+    expect(said).to_contain_text("Francesca-Luisa")
+    assert in_view(page, said)  # where the page came back to, not off screen
+    page.get_by_label("Add players" if english else "Spieler hinzufügen").fill("Gus, Hal")
+    page.get_by_role("button", name="Add" if english else "Hinzufügen", exact=True).click()
+    expect(said).to_contain_text("Gus")
+    assert in_view(page, said)
+    shot(page, f"club-players-{size[0]}x{size[1]}-{locale}")
+
+    # The club's first game: everyone ticked, and Start in reach at once.
+    page.locator("a.primary.button").first.click()
+    for name in ("Ana", "Francesca-Luisa", "Hal"):
+        expect(page.get_by_label(name, exact=True)).to_be_checked()
+    start = page.get_by_role("button", name="Start the game" if english else "Spiel starten")
+    assert in_view(page, start) and on_top(start)
+    shot(page, f"new-game-{size[0]}x{size[1]}-{locale}")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    assert in_view(page, start) and on_top(start)
+    start.click()
+    expect(page.locator("#record .tile")).to_have_count(8)
     context.close()

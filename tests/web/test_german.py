@@ -52,6 +52,23 @@ def test_the_german_catalogue_is_whole_and_compiled(tmp_path):
         )
 
 
+# The words that only a table addressed as "ihr" hears (euch, euer, habt, wollt, Gebt, Hakt …).
+PLURAL_YOU = re.compile(
+    r"\b([Ee]uch|[Ee]uer|[Ee]ure[mnrs]?|habt|seid|wollt|könnt)\b"
+    r"|(^|[:.;] )(Gebt|Hakt|Markiert|Fragt|Tippt|Wählt|Setzt|Öffnet|Sprecht)\b"
+    r"|: (gebt|tippt|wählt|markiert)\b"
+)
+
+
+def test_the_german_catalogue_speaks_to_the_table_as_du_throughout():
+    with open(COMPILED, "rb") as compiled:
+        catalogue = gettext.GNUTranslations(compiled)._catalog
+    said = [text for key, text in catalogue.items() if key and PLURAL_YOU.search(text)]
+    assert not said, said
+    # Some "du" there is, so the check above reads the German it means to.
+    assert any(re.search(r"\b(du|dein\w*)\b", text) for text in catalogue.values())
+
+
 def test_makemessages_finds_no_string_missing_from_the_catalogue(tmp_path, monkeypatch):
     kept = CATALOGUE.read_bytes()
     monkeypatch.chdir(settings.BASE_DIR)

@@ -90,6 +90,20 @@ def test_a_new_game_seats_the_picked_players_with_the_chosen_rules(client):
     assert club.players.count() == 5
 
 
+def test_a_clubs_first_game_ticks_everyone_it_has_up_to_a_table(client):
+    club = make_club()
+    players = [play.add_player(club, n) for n in ("Ann", "Ben", "Cat")]
+    page = text(client.get(reverse("new-game", args=[club.key])))
+    for player in players:
+        assert f'name="plays_{player.pk}" id="id_plays_{player.pk}" checked' in page
+    # A club of more than a table's players: nobody is ticked, as a club that big chooses.
+    for n in range(6):
+        play.add_player(club, f"Player {n}")
+    page = text(client.get(reverse("new-game", args=[club.key])))
+    assert page.count('id="id_plays_') == 9
+    assert not re.findall(r'name="plays_\d+" id="id_plays_\d+" checked', page)
+
+
 def test_a_new_game_starts_from_the_last_one_and_asks_length_and_mode_apart(client):
     club = make_club()
     last = make_game(
@@ -492,9 +506,11 @@ def test_the_round_log_has_a_score_sheet_and_tells_the_last_chance_from_out(clie
     # The score sheet: a column per player, a row per round, the lives and what they cost.
     sheet = page[page.index('class="after score-sheet"') :]
     assert re.search(r"<th scope=\"col\">Ann</th><th scope=\"col\">Ben</th>", sheet)
+    # Each round's number opens it for an edit.
+    edit = reverse("edit-round", args=[game.club.key, game.id, 1])
     assert re.search(
-        r'<th scope="row">1</th><td>1</td><td>0 <span class="lost-mark">−1</span> '
-        r"<small>on the county</small></td>",
+        rf'<th scope="row"><a href="{edit}" aria-label="Edit round 1">1</a></th><td>1</td>'
+        r'<td>0<span class="lost-mark">&#8201;−1</span> <small>on the county</small></td>',
         sheet,
     )
     # The chart's levels: the county above out.

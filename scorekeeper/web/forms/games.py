@@ -110,6 +110,9 @@ class NewGameForm(forms.Form):
         help_text=gettext_lazy("Every new game of the club then starts from them."),
     )
 
+    # A club's first game ticks all its players when there are at most this many.
+    FIRST_TABLE = 8
+
     # Asked apart from the house rules: how many lives, and how long the game goes on.
     ASKED_APART = ("lives", "round_limit")
 
@@ -152,6 +155,9 @@ class NewGameForm(forms.Form):
         rules and way of keeping score, and the first deal one seat on."""
         last = self.club.games.order_by("-created").first()
         if last is None:
+            # The club's first game: everyone it has plays, when they fit round one table.
+            if 2 <= len(self.members) <= self.FIRST_TABLE:
+                return {f"plays_{player.pk}": True for player in self.members}
             return {}
         seats = last.seat_list
         initial: dict[str, Any] = {"preset": last.preset, "mode": last.mode}

@@ -161,17 +161,27 @@ def replace_link(request: HttpRequest, club: Club) -> HttpResponse:
     return redirect(club)
 
 
+# Said of the players: shown at their list on the club page, where the page comes back to.
+PLAYERS = "players"
+
+
 def _with_a_name(request: HttpRequest, club: Club, act) -> HttpResponse:
     """Read a name from the form, act on it, and say what happened (or why not)."""
     form = PlayerNameForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("A player needs a name of at most 60 characters."))
+        messages.error(request, _("A player needs a name of at most 60 characters."), PLAYERS)
     else:
         try:
-            messages.success(request, act(form.cleaned_data["name"]))
+            messages.success(request, act(form.cleaned_data["name"]), PLAYERS)
         except InputError as refusal:
-            messages.error(request, sentence(refusal.message))
-    return redirect(club)
+            messages.error(request, sentence(refusal.message), PLAYERS)
+    return _at_the_players(club)
+
+
+def _at_the_players(club: Club) -> HttpResponse:
+    response = redirect(club)
+    response["Location"] += "#players"
+    return response
 
 
 @require_POST
@@ -188,7 +198,7 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
     else:
         form = PlayerNamesForm(request.POST)
         if not form.is_valid():
-            messages.error(request, " ".join(str(error) for error in form.errors["names"]))
+            messages.error(request, " ".join(str(error) for error in form.errors["names"]), PLAYERS)
         else:
             joined, already = [], []
             for name in form.cleaned_data["names"]:
@@ -203,6 +213,7 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
                         "%(names)s joined the club.", "%(names)s joined the club.", len(joined)
                     )
                     % {"names": names_in_words(joined)},
+                    PLAYERS,
                 )
             if already:
                 messages.info(
@@ -213,9 +224,9 @@ def add_player(request: HttpRequest, club: Club) -> HttpResponse:
                         len(already),
                     )
                     % {"names": names_in_words(already)},
+                    PLAYERS,
                 )
-        response = redirect(club)
-    response["Location"] += "#players"
+        response = _at_the_players(club)
     return response
 
 
@@ -242,8 +253,8 @@ def retire_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         if player.retired
         else _("%(name)s is back.")
     )
-    messages.success(request, said % {"name": player.name})
-    return redirect(club)
+    messages.success(request, said % {"name": player.name}, PLAYERS)
+    return _at_the_players(club)
 
 
 @require_GET
