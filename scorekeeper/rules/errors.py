@@ -3,11 +3,20 @@ class InputError(ValueError):
     (0, 1, 2… in seat order) when the field is one of a player's. ``field`` is the whole path
     as the JSON API names it: ``players[2].cards``, ``knocker``, ``rules.overrides.lives``."""
 
-    def __init__(self, message: str, field: str, seat: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        field: str,
+        seat: int | None = None,
+        also: tuple["InputError", ...] = (),
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.part = field
         self.seat = seat
+        # Refused by the same check at once, elsewhere (every hand that cannot be held, not
+        # only the first): a form says each next to its field.
+        self.also = also
 
     @property
     def field(self) -> str:

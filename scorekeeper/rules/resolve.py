@@ -8,6 +8,7 @@ table's pick comes back as ``outcome.choice``. Each way a round ends is an objec
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -146,7 +147,6 @@ def _check_seat(rules: RuleSet, seat: Seat, i: int) -> None:
 
 
 def _check_hands(state: RoundState) -> None:
-    seen: dict[Card, str] = {}
     for i, seat in enumerate(state.table.players):
         if seat.cards is not None and seat.value is not None:
             raise RoundError(
@@ -158,9 +158,7 @@ def _check_hands(state: RoundState) -> None:
             raise RoundError(
                 _("%(name)s is out and holds no cards") % {"name": seat.name}, "cards", seat=i
             )
-        if seat.cards is not None:
-            _check_cards(state, seat, i, seen)
-        elif seat.value is not None:
+        if seat.cards is None and seat.value is not None:
             if seat.value not in possible_values(state.rules):
                 raise RoundError(
                     _("no hand is worth %(value)s under these rules")
@@ -169,27 +167,48 @@ def _check_hands(state: RoundState) -> None:
                     seat=i,
                 )
             state.values[seat.name] = Fraction(seat.value)
+    problems = hand_problems(
+        [(seat.name, seat.cards) for seat in state.table.players], state.rules.deck
+    )
+    if problems:
+        (first, why), *rest = problems
+        raise RoundError(
+            why, "cards", seat=first, also=tuple(RoundError(w, "cards", seat=j) for j, w in rest)
+        )
+    for seat in state.table.players:
+        if seat.cards is not None:
+            hand = evaluate(seat.cards, state.rules)
+            state.hands[seat.name] = hand
+            state.values[seat.name] = hand.value
 
 
-def _check_cards(state: RoundState, seat: Seat, i: int, seen: dict[Card, str]) -> None:
-    """A hand entered is three cards of this deck that no other hand holds; its value."""
-    assert seat.cards is not None
-    try:
-        check_hand(list(seat.cards), state.rules.deck)
-    except CardError as error:
-        raise RoundError(f"{seat.name}: {error}", "cards", seat=i) from None
-    for card in seat.cards:
-        if card in seen:
-            raise RoundError(
-                _("%(card)s is in %(first)s's hand and in %(second)s's: a deck has one")
-                % {"card": card, "first": seen[card], "second": seat.name},
-                "cards",
-                seat=i,
-            )
-        seen[card] = seat.name
-    hand = evaluate(seat.cards, state.rules)
-    state.hands[seat.name] = hand
-    state.values[seat.name] = hand.value
+def hand_problems(
+    hands: Sequence[tuple[str, Sequence[Card] | None]], deck_size: int
+) -> list[tuple[int, str]]:
+    """Every hand of ``hands`` (a name and its cards, or None) that is not three cards of this
+    deck, or holds a card another hand holds, with why: all of them at once, in seat order."""
+    problems: list[tuple[int, str]] = []
+    seen: dict[Card, str] = {}
+    for i, (name, cards) in enumerate(hands):
+        if cards is None:
+            continue
+        try:
+            check_hand(list(cards), deck_size)
+        except CardError as error:
+            problems.append((i, f"{name}: {error}"))
+            continue
+        for card in cards:
+            if card in seen:
+                problems.append(
+                    (
+                        i,
+                        _("%(card)s is in %(first)s's hand and in %(second)s's: a deck has one")
+                        % {"card": card, "first": seen[card], "second": name},
+                    )
+                )
+                break
+            seen[card] = name
+    return problems
 
 
 def _check_outcome(state: RoundState) -> Ending:

@@ -177,6 +177,7 @@
       changed(form);
     } else if (clear) {
       for (const input of form.querySelectorAll(".part-cards input[type=text]")) input.value = "";
+      for (const value of form.querySelectorAll(".part-cards .hand-value")) value.replaceChildren();
       changed(form);
     }
   });

@@ -420,3 +420,55 @@ def test_a_tap_another_phone_beat_leaves_the_tiles_where_they_were(browser, size
     assert thumb.round() == (3, 0)
     assert lives(game.id) == (5, 4, 5, 4, 5, 5)
     context.close()
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_hands_value_shows_beside_it_as_it_is_typed_and_every_wrong_hand_is_said_at_once(
+    browser, size, locale
+):
+    game = make_game(players=("Ana", "Ben", "Cara", "Dev"))
+    context, page = open_table(browser, game, size, locale=locale)
+    english = locale == "en-GB"
+    tile(page, "Ana").click()
+    page.locator("#record .part-cards summary").click()
+
+    def field(name):
+        return page.get_by_label(f"{name}'s cards" if english else f"Karten von {name}")
+
+    def value(name):
+        return page.locator(f"#value-{field(name).get_attribute('id')}")
+
+    # Typed, not yet left: the value is there beside the field, counted by the game's rules.
+    field("Ana").press_sequentially("AS KS 9S", delay=20)
+    expect(value("Ana")).to_contain_text("30")
+    field("Ben").press_sequentially("10H 9H 2C", delay=20)
+    expect(value("Ben")).to_contain_text("19")
+    assert in_view_of(page, value("Ben"))
+    shot(page, f"hand-values-{size[0]}x{size[1]}-{locale}")
+    # A typo in one hand and a card in two hands: both said at once, each beside its field.
+    field("Cara").fill("ZZ 3D 4D")
+    field("Dev").fill("AS 4C 3C")
+    record_button(page).click()
+    for name in ("Cara", "Dev"):
+        expect(field(name)).to_have_attribute("aria-invalid", "true")
+    said = page.locator("#preview").inner_text()
+    assert "ZZ" in said and "A♠" in said, said
+    assert Round.objects.filter(game=game).count() == 0
+    # Both mended: the values follow, and the round is recorded by the hands.
+    field("Cara").fill("KD 3D 4D")
+    field("Dev").fill("AC 4C 3C")
+    expect(value("Dev")).to_contain_text("18")
+    record_button(page).click()
+    expect(page.locator("#table h1")).to_contain_text("2")
+    assert lives(game.id) == (3, 3, 2, 3)  # Cara's 17 is the lowest
+    context.close()
+
+
+def in_view_of(page, locator):
+    box = locator.bounding_box()
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= page.viewport_size["height"]
+    )

@@ -92,6 +92,16 @@ class TestCardsAndTheLowestNamed:
         with pytest.raises(RoundError, match="make Ann and Ben lowest, not Ann"):
             play("scat", seats, knocker="Cat", lowest=("Ann",))
 
+    def test_every_hand_that_cannot_be_held_is_refused_at_once(self):
+        # A hand of two cards, and a card that is in another hand: both said, each by seat.
+        seats = [seat("Ann", "AS KS 9S"), seat("Ben", "7H 8H"), seat("Cat", "AS 2C 3C")]
+        with pytest.raises(RoundError, match="Ben: a hand is exactly 3 cards") as refusal:
+            play("scat", seats, knocker="Ann")
+        assert (refusal.value.part, refusal.value.seat) == ("cards", 1)
+        [also] = refusal.value.also
+        assert (also.part, also.seat) == ("cards", 2)
+        assert also.message == "A♠ is in Ann's hand and in Cat's: a deck has one"
+
     def test_with_some_cards_missing_the_table_names_the_lowest(self):
         seats = [seat("Ann", LOW), seat("Ben"), seat("Cat", TOP)]
         result = play("scat", seats, knocker="Cat", lowest=("Ben",))

@@ -23,10 +23,12 @@ from ...rules import (
     RuleSet,
     build_rules,
 )
-from ...rules.cards import CardError, parse_cards
+from ...rules.cards import Card, CardError, check_hand, parse_cards
 from ...rules.endings import BY_HAND
 from ...rules.errors import InputError
 from ...rules.game import GameState
+from ...rules.hands import evaluate
+from ...rules.resolve import hand_problems
 from ...rules.ruleset import json_value, value_words
 from .clubs import plain_text
 from .house_rules import house_rule_field, house_rules_initial
@@ -473,17 +475,42 @@ class RecordForm(forms.Form):
             if statuses[position] != "out"
         ]
 
+    def card_rows(self) -> list[dict[str, Any]]:
+        """Each card field with the hand typed in it, counted under the game's rules, once it
+        is three cards of this deck (as the referee page counts them while they are typed)."""
+        rows = []
+        for field in self.card_fields():
+            hand = None
+            typed = field.value() or ""
+            if typed.strip():
+                try:
+                    cards = parse_cards(typed)
+                    check_hand(cards, self.game.rules.deck)
+                    hand = evaluate(cards, self.game.rules)
+                except CardError:
+                    pass
+            rows.append({"field": field, "hand": hand})
+        return rows
+
     def clean(self) -> dict[str, Any]:
         """Every hand typed that cannot be read is said at once, next to its field (a typo in
         one hand does not hide a typo in another)."""
         data = super().clean() or self.cleaned_data
-        for position, _name in self.seats:
+        read: list[tuple[str, list[Card] | None]] = []
+        for position, name in self.seats:
             typed = data.get(f"cards_{position}") or ""
+            cards = None
             if typed.strip():
                 try:
-                    parse_cards(typed)
+                    cards = parse_cards(typed)
                 except CardError as refusal:
                     self.add_error(f"cards_{position}", sentence(str(refusal)))
+            read.append((name, cards))
+        if len(read) != sum(cards is None for _name, cards in read):
+            # The hands that were read, as the rules check them (a card in two hands, a hand of
+            # two cards), said beside the typos rather than after them.
+            for i, why in hand_problems(read, self.game.rules.deck):
+                self.add_error(f"cards_{self.seats[i][0]}", sentence(why))
         return data
 
     def inputs(self) -> RoundInputs:
@@ -524,7 +551,10 @@ class RecordForm(forms.Form):
         )
 
     def place_error(self, refusal: InputError) -> None:
-        """Put a refusal from the rules next to the field it is about."""
+        """Put a refusal from the rules next to the field it is about (and each refused with
+        it, next to its own)."""
+        for other in refusal.also:
+            self.place_error(other)
         message = sentence(refusal.message)
         if refusal.seat is not None and refusal.part == "losses":
             self.add_error(f"lost_{refusal.seat}", message)
