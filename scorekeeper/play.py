@@ -395,30 +395,44 @@ def edit_round(
     with writing():
         reload(game, lock=True)
         _check_version(game, seen_version)
-        rounds = game.active_rounds()
-        if not 1 <= number <= len(rounds):
-            raise InputError(_("there is no round %(n)d") % {"n": number}, "number")
-        old = rounds[number - 1]
-        new = Round(game=game, number=number, **inputs.stored())
-        after, steps = game.steps([*rounds[: number - 1], new, *rounds[number:]])
-        _confirmed(next(step for step in steps if step.number == number), inputs)
-        for step in steps:
-            if step.result.result == Result.TABLE_DECIDES:
-                raise InputError(
-                    _(
-                        "after this edit the rules leave round %(n)d open: edit that round "
-                        "and choose"
-                    )
-                    % {"n": step.number},
-                    "choice",
-                )
+        old, new, rounds, after, steps = _replayed(game, number, inputs)
         old.state, old.changed = Round.EDITED, timezone.now()
         old.gone_version = new.version = game.version + 1
         old.save(update_fields=["state", "changed", "gone_version"])
         new.save()
         before = game.state
-        store(game, after, steps, rounds=[*rounds[: number - 1], new, *rounds[number:]])
+        store(game, after, steps, rounds=rounds)
     return describe_changes(game.rules, before, after)
+
+
+def edit_changes(game: Game, number: int, inputs: RoundInputs) -> list[str]:
+    """What editing round ``number`` to ``inputs`` would change, in the words ``edit_round``
+    says once it is saved (shown before the table saves it); refuses as it would."""
+    _old, _new, _rounds, after, _steps = _replayed(game, number, inputs)
+    return describe_changes(game.rules, game.state, after)
+
+
+def _replayed(
+    game: Game, number: int, inputs: RoundInputs
+) -> tuple[Round, Round, list[Round], GameState, tuple[Step, ...]]:
+    """Round ``number`` replaced by ``inputs`` and every round worked out again: the old round,
+    the new one (unsaved), the rounds as they would be, the state after them, their steps."""
+    rounds = game.active_rounds()
+    if not 1 <= number <= len(rounds):
+        raise InputError(_("there is no round %(n)d") % {"n": number}, "number")
+    old = rounds[number - 1]
+    new = Round(game=game, number=number, **inputs.stored())
+    replaced = [*rounds[: number - 1], new, *rounds[number:]]
+    after, steps = game.steps(replaced)
+    _confirmed(next(step for step in steps if step.number == number), inputs)
+    for step in steps:
+        if step.result.result == Result.TABLE_DECIDES:
+            raise InputError(
+                _("after this edit the rules leave round %(n)d open: edit that round and choose")
+                % {"n": step.number},
+                "choice",
+            )
+    return old, new, replaced, after, steps
 
 
 def set_aside(game: Game, abandoned: bool | None = None, deleted: bool | None = None) -> None:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from scorekeeper import play
-from scorekeeper.models import RoundInputs
+from scorekeeper.models import Game, RoundInputs
 
 from ..factory import make_club, make_game
 from .test_phone_app import contrast
@@ -251,4 +251,49 @@ def test_the_club_page_lists_players_short_and_start_is_in_reach(
     assert in_view(page, start) and on_top(start)
     start.click()
     expect(page.locator("#record .tile")).to_have_count(8)
+    context.close()
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_an_edit_says_what_it_will_change_beside_save_before_it_is_saved(
+    browser, live_server, size, locale
+):
+    game = make_game(players=("Ana", "Ben", "Cara", "Dev"), lives=1)
+    for lowest in (2, 2, 1):  # Cara on the county, then out; Ben on the county
+        play.record_round(game, RoundInputs("knock", knocker=0, lowest=(lowest,)))
+    english = locale == "en-GB"
+    context, page = phone(browser, size, locale=locale)
+    # Round 3 was played without Cara: she is not offered.
+    page.goto(live_server.url + reverse("edit-round", args=[game.club.key, game.id, 3]))
+    for part in ("knocker", "lowest"):
+        chips = page.locator(f".part-{part} label.chip")
+        expect(chips.filter(has_text="Ben")).to_have_count(1)
+        expect(chips.filter(has_text="Cara")).to_have_count(0)
+    # Round 2 put Cara out; said to be Dev's, the page says so beside Save, before saving.
+    page.goto(live_server.url + reverse("edit-round", args=[game.club.key, game.id, 2]))
+    lowest = page.locator(".part-lowest label.chip")
+    lowest.filter(has_text="Cara").click()
+    lowest.filter(has_text="Dev").click()
+    preview = page.locator("#edit-preview")
+    expect(preview).to_contain_text(
+        "Cara is no longer out." if english else "Cara ist nicht mehr raus."
+    )
+    save = page.get_by_role("button", name="Save round 2" if english else "Runde 2 speichern")
+    assert in_view(page, preview) and in_view(page, save) and on_top(save)
+    shot(page, f"edit-preview-{size[0]}x{size[1]}-{locale}")
+    said = preview.inner_text()
+    assert game.rounds.count() == 3 and Game.objects.get(pk=game.pk).state.statuses[2] == "out"
+    # A round the rules refuse (nobody lowest): why is said beside Save, in view.
+    lowest.filter(has_text="Dev").click()
+    save.click()
+    refusal = page.locator("#edit-preview .error")
+    expect(refusal).to_have_count(1)
+    assert in_view(page, refusal) and in_view(page, save)
+    shot(page, f"edit-refused-{size[0]}x{size[1]}-{locale}")
+    lowest.filter(has_text="Dev").click()
+    expect(preview).to_contain_text(said.splitlines()[-1])
+    save.click()
+    expect(page.locator(".messages")).to_contain_text(said.splitlines()[-1])
+    assert Game.objects.get(pk=game.pk).state.statuses[2] != "out"
     context.close()

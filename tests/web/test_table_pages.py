@@ -375,6 +375,27 @@ def test_an_edit_brings_an_eliminated_player_back_and_says_so(client):
     assert "Round 1 edited." in page and "Cat is no longer out." in page
 
 
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "without-javascript"])
+def test_an_edit_is_previewed_with_what_it_changes_and_nothing_is_saved(client, htmx):
+    game = record_knocks(make_game(), [("Ann", ["Cat"])] * 4)
+    headers = {"HX-Request": "true", "HX-Target": "edit-preview"} if htmx else {}
+    edit = {"ending": "knock", "knocker": "0", "lowest": ["1"], "version": str(game.version)}
+    page = text(client.post(url("edit-round", game, 1), {**edit, "preview": "1"}, headers=headers))
+    assert "Cat is no longer out." in page and "Ben −1" in page
+    assert ("<html" in page) is not htmx  # the preview alone, for htmx
+    # Refused: why, in the same place; and nothing was saved either way.
+    page = text(
+        client.post(
+            url("edit-round", game, 1),
+            {**edit, "lowest": [], "preview": "1"},
+            headers=headers,
+        )
+    )
+    assert "Say who was lowest" in page and "no longer out" not in page
+    game = Game.objects.get(pk=game.pk)
+    assert game.state.statuses[2] == "out" and game.rounds.filter(state=Round.EDITED).count() == 0
+
+
 def test_the_end_shows_the_winner_stops_recording_and_offers_play_again(client):
     game = record_knocks(make_game(players=("Ann", "Ben")), [("Ann", ["Ben"])] * 4)
     page = text(client.get(game.get_absolute_url()))

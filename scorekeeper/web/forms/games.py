@@ -393,9 +393,13 @@ class RecordForm(forms.Form):
         value = self[name].value()
         values = value if isinstance(value, (list, tuple)) else [value]
         chosen = {"" if v is None else str(v) for v in values}
+        # A player who was out when the round was played is not offered (still accepted, so
+        # that a phone that missed their going out is told the table changed).
+        statuses = (self.before or self.game.state).statuses
         return [
             {"value": key, "label": label, "checked": str(key) in chosen}
             for key, label in getattr(self.fields[name], "choices", ())
+            if name == "ending" or key == "" or statuses[int(key)] != "out"
         ]
 
     def ending_chips(self) -> list[dict[str, Any]]:

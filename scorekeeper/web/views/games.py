@@ -434,6 +434,10 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
     if request.method == "GET":
         form = RecordForm.for_round(game, RoundInputs.of(round), before)
         step = round_page(game, before=number + 1, size=1).steps[0]
+    elif "preview" in request.POST:
+        return _edit_preview(
+            request, game, number, RecordForm(request.POST, game=game, before=before)
+        )
     else:
         form = RecordForm(request.POST, game=game, before=before)
         if form.is_valid():
@@ -466,6 +470,38 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
             "number": number,
             "choices": step.result.choices if step and step.result.choice_asked else (),
             "unusual": unusual,
+            "refused": request.method == "POST",
+        },
+    )
+
+
+def _edit_preview(
+    request: HtmxHttpRequest, game: Game, number: int, form: RecordForm
+) -> HttpResponse:
+    """What the edit would do, said before it is saved, beside Save: the round as it would be
+    and what that changes in the game (or why it cannot be)."""
+    step, changes = None, []
+    if form.is_valid():
+        try:
+            inputs = form.inputs()
+            step = play.preview_edit(game, number, inputs)
+            if step.result.result != Result.TABLE_DECIDES or inputs.choice:
+                changes = play.edit_changes(game, number, inputs)
+        except InputError as refusal:
+            form.place_error(refusal)
+            step = None
+    template = "scorekeeper/edit_round.html" + ("#preview" if request.htmx else "")
+    return render(
+        request,
+        template,
+        {
+            "club": game.club,
+            "game": game,
+            "form": form,
+            "number": number,
+            "step": step,
+            "changes": changes,
+            "previewed": True,
         },
     )
 
