@@ -374,8 +374,19 @@ def test_two_long_names_are_whole_and_the_tiles_keep_their_place(browser, size, 
     play.record_round(game, RoundInputs("manual", losses={3: 2}))
     play.record_round(game, RoundInputs("manual", losses={3: 1}))
     page.reload()
-    expect(tile(page, "Cara").locator(".status")).to_be_visible()
+    status = tile(page, "Cara").locator(".status")
+    expect(status).to_be_visible()
+    # The last chance's word whole ("auf Gemeindekosten" was cut at 360 px, in both modes).
+    for box in (status, tile(page, "Cara").locator(".state")):
+        assert box.evaluate(
+            """el => getComputedStyle(el).display === "inline"
+                    || el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1"""
+        ), box.inner_text()
     assert [t.bounding_box() for t in page.locator("#record .tile").all()] == where
+    # Who deals is said first in the header, whole (the end of the line gave way to it).
+    meta = page.locator(".game-head .meta").bounding_box()
+    dealer = page.locator(".game-head .meta strong").bounding_box()
+    assert dealer["x"] + dealer["width"] <= meta["x"] + meta["width"] - 20
     # Record keeps one line in either language ("Runde 3 eintragen"): the bar keeps its height.
     record = page.locator("#record button[name=confirm]").bounding_box()
     assert record["height"] < 60, record
