@@ -483,3 +483,44 @@ def in_view_of(page, locator):
         and box["y"] >= 0
         and box["y"] + box["height"] <= page.viewport_size["height"]
     )
+
+
+def overlaps(a, b):
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_ten_rounds_of_six_at_five_lives_are_three_taps_each_with_no_tile_covered(
+    browser, size, locale
+):
+    game = make_game(players=NAMES, lives=5)
+    context, page = open_table(browser, game, size, locale=locale)
+    thumb = Thumb(page)
+    tiles = page.locator("#record .tile")
+    where = [t.bounding_box() for t in tiles.all()]
+    for n in range(10):
+        knocker, lowest = NAMES[n % 6], NAMES[(n + 2) % 6]
+        thumb.tap(tile(page, knocker))
+        thumb.tap(tile(page, lowest))
+        thumb.tap(record_button(page))
+        expect(page.locator("#table h1")).to_contain_text(str(n + 2))
+        expect(page.locator("#toast")).to_contain_text(f"{lowest} −1")
+        assert thumb.round() == (3, 0), n
+        # Said where it covers nobody: every tile whole and in view, in its place.
+        toast = page.locator("#toast").bounding_box()
+        boxes = [t.bounding_box() for t in tiles.all()]
+        assert boxes == where, n
+        covered = [NAMES[i] for i, box in enumerate(boxes) if overlaps(toast, box)]
+        assert not covered, (n, covered, toast)
+        bar = page.locator("#record .bar").bounding_box()
+        assert all(box["y"] + box["height"] <= bar["y"] for box in boxes), n
+        if n == 0:
+            shot(page, f"ten-rounds-{size[0]}x{size[1]}-{locale}")
+    assert sum(lives(game.id)) == 6 * 5 - 10
+    context.close()
