@@ -512,6 +512,19 @@ def test_ten_rounds_of_six_at_five_lives_are_three_taps_each_with_no_tile_covere
         expect(page.locator("#table h1")).to_contain_text(str(n + 2))
         expect(page.locator("#toast")).to_contain_text(f"{lowest} −1")
         assert thumb.round() == (3, 0), n
+        # The loser's name and "−1" are whole within the toast's two lines.
+        assert page.locator("#toast p > span").evaluate(
+            """(el, said) => {
+                const text = el.firstChild, end = text.data.indexOf(said) + said.length;
+                const range = document.createRange();
+                range.setStart(text, 0);
+                range.setEnd(text, end);
+                const rects = [...range.getClientRects()], box = el.getBoundingClientRect();
+                return end > said.length - 1 && rects.every((r) => r.bottom <= box.bottom + 0.5
+                                                             && r.right <= box.right + 0.5);
+            }""",
+            f"{lowest} −1",
+        ), n
         # Said where it covers nobody: every tile whole and in view, in its place.
         toast = page.locator("#toast").bounding_box()
         boxes = [t.bounding_box() for t in tiles.all()]
