@@ -101,10 +101,12 @@ def test_a_whole_game_from_a_new_club_to_a_winner(phone, live_server, preset):
     # Edit round 1: Ben was lowest, not Cat. Cat comes back.
     page.get_by_role("link", name="Round log").click()
     page.locator("#round-1").get_by_role("link", name="Edit round 1").click()
-    form = page.locator("form.record")
-    form.locator(".part-lowest").get_by_text("Cat", exact=True).click()
-    form.locator(".part-lowest").get_by_text("Ben", exact=True).click()
-    form.get_by_role("button", name="Save round 1").click()
+    # Tapped as the table taps a round: Cat's tile (lowest, as recorded) off, Ben's on.
+    expect(player_tile(page, "Cat")).to_have_attribute("aria-pressed", "true")
+    player_tile(page, "Cat").click()
+    player_tile(page, "Ben").click()
+    expect(page.locator("#edit-preview")).to_contain_text("Cat is no longer out.")
+    page.get_by_role("button", name="Save round 1").click()
     expect(page.locator(".messages")).to_contain_text("Cat is no longer out.")
     expect(seat(page, "Cat")).not_to_have_class(re.compile(r"\bout\b"))
 

@@ -264,17 +264,20 @@ def test_an_edit_says_what_it_will_change_beside_save_before_it_is_saved(
         play.record_round(game, RoundInputs("knock", knocker=0, lowest=(lowest,)))
     english = locale == "en-GB"
     context, page = phone(browser, size, locale=locale)
-    # Round 3 was played without Cara: she is not offered.
+
+    def tile(name):
+        return page.locator("#record .tile", has=page.locator(".name", has_text=name))
+
+    # Round 3 was played without Cara: her tile is out, as the table showed it then.
     page.goto(live_server.url + reverse("edit-round", args=[game.club.key, game.id, 3]))
-    for part in ("knocker", "lowest"):
-        chips = page.locator(f".part-{part} label.chip")
-        expect(chips.filter(has_text="Ben")).to_have_count(1)
-        expect(chips.filter(has_text="Cara")).to_have_count(0)
-    # Round 2 put Cara out; said to be Dev's, the page says so beside Save, before saving.
+    expect(tile("Cara")).to_be_disabled()
+    expect(tile("Ben")).to_be_enabled()
+    # Round 2 put Cara out; tapped as Dev's, as at the table, the page says so beside Save,
+    # before saving.
     page.goto(live_server.url + reverse("edit-round", args=[game.club.key, game.id, 2]))
-    lowest = page.locator(".part-lowest label.chip")
-    lowest.filter(has_text="Cara").click()
-    lowest.filter(has_text="Dev").click()
+    expect(tile("Cara")).to_have_attribute("aria-pressed", "true")  # lowest, as recorded
+    tile("Cara").click()
+    tile("Dev").click()
     preview = page.locator("#edit-preview")
     expect(preview).to_contain_text(
         "Cara is no longer out." if english else "Cara ist nicht mehr raus."
@@ -285,13 +288,13 @@ def test_an_edit_says_what_it_will_change_beside_save_before_it_is_saved(
     said = preview.inner_text()
     assert game.rounds.count() == 3 and Game.objects.get(pk=game.pk).state.statuses[2] == "out"
     # A round the rules refuse (nobody lowest): why is said beside Save, in view.
-    lowest.filter(has_text="Dev").click()
+    tile("Dev").click()
     save.click()
     refusal = page.locator("#edit-preview .error")
     expect(refusal).to_have_count(1)
     assert in_view(page, refusal) and in_view(page, save)
     shot(page, f"edit-refused-{size[0]}x{size[1]}-{locale}")
-    lowest.filter(has_text="Dev").click()
+    tile("Dev").click()
     expect(preview).to_contain_text(said.splitlines()[-1])
     save.click()
     expect(page.locator(".messages")).to_contain_text(said.splitlines()[-1])

@@ -431,8 +431,9 @@ class RecordForm(forms.Form):
         return self.game.counting
 
     def tiles(self) -> list[dict[str, Any]]:
-        """Each player as the page's tap target, with what this form says about them."""
-        state = self.game.state
+        """Each player as the page's tap target, with what this form says about them (as the
+        table was when the round was played, for an edit)."""
+        state = self.before or self.game.state
         knocker, shown, lowest, winners = (
             self[name].value() for name in ("knocker", "shown", "lowest", "winners")
         )

@@ -106,9 +106,12 @@ def table_context(
     }
 
 
-def _rows(game: Game, form: RecordForm | None) -> list[dict[str, Any]]:
-    """Each player as the scoreboard shows them, with the record form's tile when recording."""
-    state = game.state
+def _rows(
+    game: Game, form: RecordForm | None, state: GameState | None = None
+) -> list[dict[str, Any]]:
+    """Each player as the scoreboard shows them (now, or as ``state`` was), with the record
+    form's tile when recording."""
+    state = state or game.state
     tiles = form.tiles() if form else [None] * len(state.names)
     return [
         {
@@ -471,8 +474,21 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
             "choices": step.result.choices if step and step.result.choice_asked else (),
             "unusual": unusual,
             "refused": request.method == "POST",
+            **_edit_board(game, form, before, number),
         },
     )
+
+
+def _edit_board(game: Game, form: RecordForm, before: GameState, number: int) -> dict[str, Any]:
+    """The tiles of the table page, as the table was when the round was played: an edit is
+    tapped as the round was (static/js/table.js)."""
+    return {
+        "rows": _rows(game, form, before),
+        "state": before,
+        "counting": False,
+        "one_each": " ".join(SHOWN_BY_ONE),
+        "next_round": number,
+    }
 
 
 def _edit_preview(
@@ -502,6 +518,7 @@ def _edit_preview(
             "step": step,
             "changes": changes,
             "previewed": True,
+            **_edit_board(game, form, form.before or game.state, number),
         },
     )
 
