@@ -300,3 +300,49 @@ def test_an_edit_says_what_it_will_change_beside_save_before_it_is_saved(
     expect(page.locator(".messages")).to_contain_text(said.splitlines()[-1])
     assert Game.objects.get(pk=game.pk).state.statuses[2] != "out"
     context.close()
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_links_wear_the_theme_and_a_long_club_name_keeps_the_header_one_line(
+    browser, live_server, size, locale, scheme
+):
+    """Crumbs, game lists and stats were the browser's blue and purple; a club named
+    "Schwimmrunde" wrapped the header to two lines and pushed the table down."""
+    club = make_club("Schwimmrunde")
+    game = make_game(players=NAMES, club=club, preset="schwimmen")
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(1,)))
+    context, page = phone(browser, size, locale=locale, color_scheme=scheme)
+    page.goto(live_server.url + game.get_absolute_url())
+    header = page.locator("header.site").bounding_box()
+    assert header["height"] <= 49, header  # one line of 48 px
+    expect(page.locator("header.site .club-link")).to_be_visible()
+    first_tile = page.locator("#record .tile").first.bounding_box()
+    # The same table of a club with a short name starts at the same height.
+    other = make_game(players=NAMES, club=make_club("Do"), preset="schwimmen")
+    play.record_round(other, RoundInputs("knock", knocker=0, lowest=(1,)))
+    page.goto(live_server.url + other.get_absolute_url())
+    assert page.locator("#record .tile").first.bounding_box()["y"] == first_tile["y"]
+    default = {"rgb(0, 0, 238)", "rgb(85, 26, 139)", "rgb(0, 102, 204)"}
+    pages = {
+        "round log": (reverse("round-log", args=[club.key, game.id]), ".crumbs a"),
+        "club": (club.get_absolute_url(), ".games a"),
+        "stats": (reverse("stats", args=[club.key]), "main a"),
+    }
+    for name, (url, links) in pages.items():
+        page.goto(live_server.url + url)
+        accent = page.evaluate(
+            """() => { const probe = document.createElement("span");
+                probe.style.color = "var(--accent)"; document.body.append(probe);
+                const colour = getComputedStyle(probe).color; probe.remove(); return colour; }"""
+        )
+        found = page.locator(links)
+        assert found.count(), name
+        for link in found.all():
+            colour = link.evaluate("el => getComputedStyle(el).color")
+            assert colour not in default, (name, link.inner_text(), colour)
+            if not link.evaluate("el => el.closest('header, nav, .pages, .leaderboard th')"):
+                assert colour == accent, (name, link.inner_text(), colour, accent)
+    shot(page, f"links-{size[0]}x{size[1]}-{locale}-{scheme}")
+    context.close()
