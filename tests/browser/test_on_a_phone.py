@@ -208,6 +208,13 @@ def test_the_leaderboard_is_a_card_per_player(browser, live_server, size, locale
     for label in labels:
         assert f'"{label}"' in said, (label, said)
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    # The filter's fields stay inside their panel (the rules' list ran past its edge at 360 px).
+    for field in page.locator(".filters select, .filters input, .filters button").all():
+        assert field.evaluate(
+            """el => { const box = el.getBoundingClientRect();
+                const panel = el.closest('.panel').getBoundingClientRect();
+                return box.left >= panel.left && box.right <= panel.right; }"""
+        ), field.evaluate("el => el.outerHTML.slice(0, 60)")
     board.scroll_into_view_if_needed()
     shot(page, f"leaderboard-{size[0]}x{size[1]}-{locale}")
     context.close()
@@ -259,7 +266,7 @@ def test_the_club_page_lists_players_short_and_start_is_in_reach(
 def test_an_edit_says_what_it_will_change_beside_save_before_it_is_saved(
     browser, live_server, size, locale
 ):
-    game = make_game(players=("Ana", "Ben", "Cara", "Dev"), lives=1)
+    game = make_game(players=("Ana", "Ben", "Cara", "Dev", "Maximiliane-Josephine"), lives=1)
     for lowest in (2, 2, 1):  # Cara on the county, then out; Ben on the county
         play.record_round(game, RoundInputs("knock", knocker=0, lowest=(lowest,)))
     english = locale == "en-GB"
@@ -268,10 +275,31 @@ def test_an_edit_says_what_it_will_change_beside_save_before_it_is_saved(
     def tile(name):
         return page.locator("#record .tile", has=page.locator(".name", has_text=name))
 
+    def broken_at(name):
+        """Where the name's lines break on its tile: the letters that end each line but the last."""
+        return (
+            tile(name)
+            .locator(".name")
+            .evaluate(
+                """el => { const text = el.firstChild, ends = []; let top = null;
+                for (let i = 0; i < text.length; i++) {
+                    const range = document.createRange(); range.setStart(text, i); range.setEnd(text, i + 1);
+                    const y = range.getBoundingClientRect().top;
+                    if (top !== null && y > top + 2) ends.push(text.data[i - 1]);
+                    top = y;
+                }
+                return ends; }"""
+            )
+        )
+
     # Round 3 was played without Cara: her tile is out, as the table showed it then.
     page.goto(live_server.url + reverse("edit-round", args=[game.club.key, game.id, 3]))
     expect(tile("Cara")).to_be_disabled()
     expect(tile("Ben")).to_be_enabled()
+    # A long name is whole on the edit page's tiles too, broken at its hyphen if at all.
+    name = tile("Maximiliane").locator(".name")
+    assert name.evaluate("el => el.scrollHeight <= el.clientHeight + 1")
+    assert broken_at("Maximiliane") in ([], ["-"]), broken_at("Maximiliane")
     # Round 2 put Cara out; tapped as Dev's, as at the table, the page says so beside Save,
     # before saving.
     page.goto(live_server.url + reverse("edit-round", args=[game.club.key, game.id, 2]))

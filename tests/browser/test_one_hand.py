@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, expect
 
 from scorekeeper import play
 from scorekeeper.models import Game, Round, RoundInputs
@@ -503,6 +503,7 @@ def test_ten_rounds_of_six_at_five_lives_are_three_taps_each_with_no_tile_covere
     context, page = open_table(browser, game, size, locale=locale)
     thumb = Thumb(page)
     tiles = page.locator("#record .tile")
+    tokens = page.locator("#record .tile .token")
     where = [t.bounding_box() for t in tiles.all()]
     for n in range(10):
         knocker, lowest = NAMES[n % 6], NAMES[(n + 2) % 6]
@@ -533,6 +534,17 @@ def test_ten_rounds_of_six_at_five_lives_are_three_taps_each_with_no_tile_covere
         assert not covered, (n, covered, toast)
         bar = page.locator("#record .bar").bounding_box()
         assert all(box["y"] + box["height"] <= bar["y"] for box in boxes), n
+        # Who deals is said beside all five lives, on none of them (it lay on the fifth).
+        dealer = page.locator("#record .tile .dealer").bounding_box()
+        hidden = [
+            token.bounding_box()
+            for token in page.locator("#record .tile:has(.dealer) .token").all()
+            if overlaps(dealer, token.bounding_box())
+        ]
+        assert not hidden, (n, dealer, hidden)
+        # A life lost is drawn as round as one kept (it was a 20 px wide oval).
+        shapes = {(b["width"], b["height"]) for b in map(Locator.bounding_box, tokens.all())}
+        assert all(w == h for w, h in shapes), (n, shapes)
         if n == 0:
             shot(page, f"ten-rounds-{size[0]}x{size[1]}-{locale}")
     assert sum(lives(game.id)) == 6 * 5 - 10

@@ -3,6 +3,7 @@ the request, calls a verb (``scorekeeper.play``) and draws a page."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from functools import cache
 from typing import Any
@@ -106,6 +107,11 @@ def table_context(
     }
 
 
+# Where a name may break across the two lines of its tile: at a space, or after a hyphen.
+NAME_PARTS = re.compile(r"\s+|(?<=-)")
+LONG_NAME_PART = 10  # letters ("Francesca-" fits a 360 px phone's tile at the full size)
+
+
 def _rows(
     game: Game, form: RecordForm | None, state: GameState | None = None
 ) -> list[dict[str, Any]]:
@@ -116,6 +122,8 @@ def _rows(
     return [
         {
             "name": name,
+            # A part of the name that a line of a phone's tile holds only in a smaller size.
+            "long_name": max(len(part) for part in NAME_PARTS.split(name)) > LONG_NAME_PART,
             "lives": state.lives[i],
             "status": state.statuses[i],
             "label": game.rules.status_label(state.statuses[i]),
