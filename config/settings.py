@@ -4,6 +4,7 @@ Production sets DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and, beh
 DJANGO_HTTPS=1 (see the README).
 """
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -149,7 +150,27 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS: list[Path | tuple[str, Path]] = [BASE_DIR / "static"]
+# The rules engine on the phone (scorekeeper/web/engine.py): the Python runtime, installed from
+# npm (package-lock.json), served under a folder named after its version, so a phone keeps it
+# until a release changes it. Without it (a machine with no Node.js) the table plays over the
+# server, as before.
+KNOCK_PYODIDE_DIR = Path(
+    os.environ.get("KNOCK_PYODIDE_DIR", "") or BASE_DIR / "node_modules" / "pyodide"
+)
+if (KNOCK_PYODIDE_DIR / "pyodide.asm.wasm").is_file():
+    _pyodide = json.loads((KNOCK_PYODIDE_DIR / "package.json").read_text())["version"]
+    STATICFILES_DIRS.append((f"pyodide/{_pyodide}", KNOCK_PYODIDE_DIR))
+
+
+def _runtime_kept_for_good(headers: Any, path: str, url: str) -> None:
+    """The runtime's files keep the names its loader asks for, so whitenoise sees no hash in
+    them: the version in their folder is theirs, and a phone keeps them for good."""
+    if url.startswith(f"/{STATIC_URL}pyodide/"):
+        headers["Cache-Control"] = "max-age=315360000, public, immutable"
+
+
+WHITENOISE_ADD_HEADERS_FUNCTION = _runtime_kept_for_good
 STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT", "") or BASE_DIR / "staticfiles"
 # In development whitenoise serves straight from the app's static folders; in production from
 # the hashed, compressed files collectstatic writes to STATIC_ROOT.

@@ -30,7 +30,6 @@ from django.utils.translation import gettext as _
 
 from .models import Club, Game, GameSeat, Player, RetiredKey, Round, RoundInputs
 from .models.clubs import clean_name, key_digest, name_key, new_key
-from .models.games import stored_state
 from .rules import PRESETS, Result, RuleSet
 from .rules.errors import InputError
 from .rules.game import (
@@ -40,6 +39,7 @@ from .rules.game import (
     advance,
     describe_changes,
     seat_results,
+    stored_state,
     tallies,
     total_tallies,
 )

@@ -8,6 +8,9 @@ const PAGES = "pages";
 const PRECACHE = {{ precache|safe }};
 const OFFLINE = "{{ offline_url }}";
 const STATIC = "{{ static_url }}";
+// The engine on the phone (its runtime and its bundle): kept as first fetched, per release.
+const ENGINE = "engine-" + VERSION;
+const ENGINE_PREFIXES = {{ engine_prefixes|safe }};
 // A game's pages, through either link: the table and its round log.
 const KEPT = /^\/(c|v)\/[^/]+\/g\/[^/]+\/(log)?$/;
 const KEEP_AT_MOST = 20; // the pages of the games seen last; older ones go
@@ -23,7 +26,9 @@ self.addEventListener("activate", (event) => {
       .keys()
       .then((keys) =>
         Promise.all(
-          keys.filter((key) => key.startsWith("files-") && key !== FILES).map((key) => caches.delete(key))
+          keys
+            .filter((key) => (key.startsWith("files-") && key !== FILES) || (key.startsWith("engine-") && key !== ENGINE))
+            .map((key) => caches.delete(key))
         )
       )
       .then(() => self.clients.claim())
@@ -80,11 +85,23 @@ self.addEventListener("message", (event) => {
   );
 });
 
+/* A file of the engine: as kept, or fetched once and kept (its URL names its version). */
+async function engineFile(request) {
+  const kept = await caches.open(ENGINE);
+  const hit = await kept.match(request);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok) await kept.put(request, response.clone());
+  return response;
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith(STATIC)) {
+  if (ENGINE_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))) {
+    event.respondWith(engineFile(request));
+  } else if (url.pathname.startsWith(STATIC)) {
     event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
   } else if (request.mode === "navigate") {
     event.respondWith(page(request));

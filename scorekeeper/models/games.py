@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cached_property, lru_cache
@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from ..rules import PRESETS, ROUND_ENDINGS, RuleSet
-from ..rules.game import GameState, RoundInput, Step
+from ..rules.game import GameState, RoundInput, Step, read_state
 from ..rules.game import play as play_round
 from ..rules.game import replay as replay_game
 from ..rules.game import start as start_game
@@ -44,29 +44,6 @@ def stored_rules(data: str, version: int) -> RuleSet:
 
 
 # ---- the state as stored: by seat, with no names -----------------------------------------
-
-
-def stored_state(state: GameState) -> dict[str, Any]:
-    """The fold's state as a game stores it: names stay on the seats, so the winner and a tie
-    are seat positions."""
-    data = state.as_data()
-    del data["names"]
-    data["winner"] = None if state.winner is None else state.names.index(state.winner)
-    data["tie"] = [state.names.index(name) for name in state.tie]
-    return data
-
-
-def read_state(data: Mapping[str, Any], names: Sequence[str]) -> GameState:
-    """A stored state with the seats' names put back."""
-    winner = data["winner"]
-    return GameState.from_data(
-        {
-            **data,
-            "names": list(names),
-            "winner": None if winner is None else names[winner],
-            "tie": [names[seat] for seat in data["tie"]],
-        }
-    )
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -451,6 +428,24 @@ class RoundInputs:
             "losses": None if self.losses is None else {str(k): v for k, v in self.losses.items()},
             "winners": None if self.winners is None else list(self.winners),
         }
+
+    @classmethod
+    def of_input(
+        cls, round: RoundInput, client_id: str = "", as_counted: bool = False
+    ) -> RoundInputs:
+        """A round the engine read (``rules.game.asked_round``), with the tap that said it."""
+        return cls(
+            ending=round.ending,
+            knocker=round.knocker,
+            shown_by=round.shown_by,
+            lowest=round.lowest,
+            hands=None if round.hands is None else {k: list(v) for k, v in round.hands.items()},
+            choice=round.choice or "",
+            client_id=client_id,
+            losses=None if round.losses is None else dict(round.losses),
+            winners=round.winners,
+            as_counted=as_counted,
+        )
 
     @classmethod
     def of(cls, round: Round) -> RoundInputs:

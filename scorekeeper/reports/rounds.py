@@ -8,9 +8,8 @@ import math
 from dataclasses import dataclass
 
 from ..models import Game
-from ..models.games import read_state
 from ..rules import Result, Status
-from ..rules.game import GameState, Step, advance, start
+from ..rules.game import GameState, Step, advance, read_state, start
 from ..rules.game import play as play_round
 
 PAGE = 50  # rounds on a page of the round log and of the API's list of rounds

@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .cards import parse_cards
+from .cards import CardError, parse_cards
 from .endings import COUNTED, ENDINGS, ROUND_ENDINGS
+from .errors import InputError
 from .resolve import resolve_round
 from .round import Outcome, Result, RoundError, RoundResult, Seat, Status, Table
 from .ruleset import RuleSet
@@ -70,6 +71,42 @@ class RoundInput:
             losses=None if losses is None else {int(seat): n for seat, n in losses.items()},
             winners=None if data.get("winners") is None else tuple(data["winners"]),
         )
+
+
+def asked_round(
+    rules: RuleSet,
+    ending: str,
+    *,
+    knocker: int | None = None,
+    shown_by: Sequence[int] = (),
+    lowest: Sequence[int] = (),
+    winners: Sequence[int] = (),
+    hands: Mapping[int, str] | None = None,
+    losses: Mapping[int, int] | None = None,
+    choice: str = "",
+) -> RoundInput:
+    """A round from what a table's form says (the server's form and the phone's alike): the
+    hands as typed, and only the answers the ending asks for (a page hides the others, and what
+    stayed ticked there is dropped); counted by hand, the lives each player lost."""
+    if ending == COUNTED:
+        return RoundInput(ending, losses={seat: n for seat, n in (losses or {}).items() if n} or {})
+    typed: dict[int, Sequence[str]] = {}
+    for seat, text in (hands or {}).items():
+        if text.strip():
+            try:
+                typed[seat] = [card.code for card in parse_cards(text)]
+            except CardError as refusal:
+                raise InputError(str(refusal), "cards", seat=seat) from None
+    asks = rules.asks(ending) if ending in ROUND_ENDINGS else ()
+    return RoundInput(
+        ending,
+        knocker=knocker if "knocker" in asks else None,
+        shown_by=tuple(shown_by) if "shown_by" in asks else (),
+        lowest=(tuple(lowest) if "lowest" in asks else ()) or None,
+        winners=(tuple(winners) if "winners" in asks else ()) or None,
+        hands=typed or None,
+        choice=choice or None,
+    )
 
 
 @dataclass(frozen=True)
@@ -204,6 +241,29 @@ class GameState:
             out_in=tuple(data.get("out_in") or (None,) * len(data["names"])),
             coins=tuple(data.get("coins") or ()),
         )
+
+
+def stored_state(state: GameState) -> dict[str, Any]:
+    """The fold's state as a game stores it: names stay on the seats, so the winner and a tie
+    are seat positions."""
+    data = state.as_data()
+    del data["names"]
+    data["winner"] = None if state.winner is None else state.names.index(state.winner)
+    data["tie"] = [state.names.index(name) for name in state.tie]
+    return data
+
+
+def read_state(data: Mapping[str, Any], names: Sequence[str]) -> GameState:
+    """A stored state with the seats' names put back."""
+    winner = data["winner"]
+    return GameState.from_data(
+        {
+            **data,
+            "names": list(names),
+            "winner": None if winner is None else names[winner],
+            "tie": [names[seat] for seat in data["tie"]],
+        }
+    )
 
 
 def start(rules: RuleSet, names: Sequence[str], first_dealer: int) -> GameState:

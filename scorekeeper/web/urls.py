@@ -71,6 +71,8 @@ urlpatterns = [
     path("readyz", clubs.readyz, name="readyz"),
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("sw.js", app.service_worker, name="service-worker"),
+    path("engine/<str:version>.json", app.engine_bundle, name="engine-bundle"),
+    path("engine/python-<str:version>.zip", app.engine_stdlib, name="engine-stdlib"),
     path("offline", app.offline, name="offline"),
     path("favicon.ico", app.favicon, name="favicon"),
 ]

@@ -5,6 +5,7 @@ which these machines cannot do. KNOCK_CHROMIUM overrides the path.
 """
 
 import os
+import re
 import shutil
 
 import pytest
@@ -37,13 +38,35 @@ def chromium_path() -> str:
     return path
 
 
+# The engine on the phone's files (its runtime and its bundle).
+ENGINE_FILES = re.compile(r".*/(static/pyodide|engine)/.*")
+
+
+class Phones:
+    """Chromium, whose phones cannot fetch the engine on the phone unless a test asks for it
+    (``new_context(engine=True)``): as a phone whose engine has not come, every other test
+    plays over the server, which is what it tests, and none waits for a runtime to start."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, engine=False, **options):
+        context = self._browser.new_context(**options)
+        if not engine:
+            context.route(ENGINE_FILES, lambda route: route.abort())
+        return context
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield browser
+        yield Phones(browser)
         browser.close()
 
 

@@ -26,7 +26,7 @@ from ...rules import (
 from ...rules.cards import Card, CardError, check_hand, parse_cards
 from ...rules.endings import BY_HAND
 from ...rules.errors import InputError
-from ...rules.game import GameState
+from ...rules.game import GameState, asked_round
 from ...rules.hands import evaluate
 from ...rules.resolve import hand_problems
 from ...rules.ruleset import json_value, value_words
@@ -519,40 +519,25 @@ class RecordForm(forms.Form):
         return data
 
     def inputs(self) -> RoundInputs:
-        """The round as the models store it; refuses malformed cards naming the field."""
+        """The round as the models store it, read as the phone's engine reads it
+        (``rules.game.asked_round``); refuses malformed cards naming the field."""
         data = self.cleaned_data
-        hands: dict[int, list[str]] = {}
-        for position, _name in self.seats:
-            typed = data.get(f"cards_{position}") or ""
-            if typed.strip():
-                try:
-                    hands[position] = [card.code for card in parse_cards(typed)]
-                except CardError as refusal:
-                    raise InputError(str(refusal), "cards", seat=position) from None
-        ending = data["ending"]
-        if ending == COUNTED:
-            losses = {p: data.get(f"lost_{p}") or 0 for p, _name in self.seats}
-            return RoundInputs(
-                ending=ending,
-                losses={p: n for p, n in losses.items() if n},
-                client_id=data.get("client_id") or "",
-                as_counted=bool(data.get("as_counted")),
-            )
-        asks = self.game.rules.asks(ending)
-        # The page hides what an ending does not ask for; what stayed ticked there is dropped.
-        knocker = data.get("knocker") if "knocker" in asks else None
-        shown = tuple(data.get("shown") or ()) if "shown_by" in asks else ()
-        lowest = tuple(data.get("lowest") or ()) if "lowest" in asks else ()
-        winners = tuple(data.get("winners") or ()) if "winners" in asks else ()
-        return RoundInputs(
-            ending=ending,
-            knocker=knocker,
-            shown_by=shown,
-            lowest=lowest or None,
-            winners=winners or None,
-            hands=hands or None,
+        seats = [position for position, _name in self.seats]
+        round = asked_round(
+            self.game.rules,
+            data["ending"],
+            knocker=data.get("knocker"),
+            shown_by=data.get("shown") or (),
+            lowest=data.get("lowest") or (),
+            winners=data.get("winners") or (),
+            hands={p: data.get(f"cards_{p}") or "" for p in seats},
+            losses={p: data.get(f"lost_{p}") or 0 for p in seats},
             choice=data.get("choice") or "",
+        )
+        return RoundInputs.of_input(
+            round,
             client_id=data.get("client_id") or "",
+            as_counted=bool(data.get("as_counted")) and round.ending == COUNTED,
         )
 
     def place_error(self, refusal: InputError) -> None:

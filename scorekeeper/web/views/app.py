@@ -7,19 +7,32 @@ import json
 import time
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
+
+from .. import engine
 
 # The files a second visit never fetches again: the stylesheet, the scripts and the icons.
 PRECACHED = [
     "css/knock.css",
     "js/app.js",
     "js/table.js",
+    "js/board.js",
+    "js/engine.js",
+    "js/sync.js",
+    "js/engine-worker.js",
     "js/share.js",
     "js/new_game.js",
     "js/referee.js",
@@ -70,10 +83,14 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     """The worker, naming the static files' real (hashed, in production) URLs; its version
     changes with them, so a new release replaces what the phones keep."""
     precache = [static(path) for path in PRECACHED]
+    # The engine on the phone is kept as the table first fetches it (it is large, and only the
+    # table needs it), under the names of this release's runtime and bundle.
+    urls = engine_urls()
+    engine_files = [urls["runtime"], urls["bundle"]] if urls else []
     # In production the URLs carry the files' hashes; in development they do not, so a server
     # started again (after an edit) gives the phones a new version too.
     salt = "" if not settings.DEBUG else STARTED
-    version = hashlib.sha256("\n".join([*precache, salt]).encode()).hexdigest()[:12]
+    version = hashlib.sha256("\n".join([*precache, *engine_files, salt]).encode()).hexdigest()[:12]
     return render(
         request,
         "sw.js",
@@ -82,6 +99,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "version": version,
             "offline_url": reverse("offline"),
             "static_url": settings.STATIC_URL,
+            "engine_prefixes": json.dumps(
+                [
+                    f"{settings.STATIC_URL}pyodide/",
+                    reverse("engine-bundle", args=["x"])[: -len("x.json")],
+                ]
+            ),
         },
         content_type="text/javascript",
     )
@@ -96,3 +119,42 @@ def offline(request: HttpRequest) -> HttpResponse:
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     """Browsers ask for /favicon.ico by themselves: whitenoise serves it from the icons."""
     return HttpResponsePermanentRedirect(static("icons/favicon.ico"))
+
+
+# The engine's files are named by their version: a phone keeps them until a release changes it.
+KEPT_FOR_GOOD = {"max_age": 10 * 365 * 24 * 3600, "public": True, "immutable": True}
+
+
+def engine_urls() -> dict[str, str] | None:
+    """Where a table page finds the engine, or None where no runtime is installed (the table
+    then plays over the server)."""
+    version = engine.runtime_version()
+    if not version:
+        return None
+    return {
+        "runtime": static(f"pyodide/{version}/pyodide.mjs"),
+        "stdlib": reverse("engine-stdlib", args=[version]),
+        "bundle": reverse("engine-bundle", args=[engine.bundle()[0]]),
+        "version": engine.bundle()[0],
+        "worker": static("js/engine-worker.js"),
+    }
+
+
+@require_GET
+@gzip_page
+@cache_control(**KEPT_FOR_GOOD)
+def engine_bundle(request: HttpRequest, version: str) -> HttpResponse:
+    """The rules engine this server runs, with its catalogues (``web/engine.py``)."""
+    current, body = engine.bundle()
+    if version != current:
+        raise Http404(_("This engine is not the server's: load the table again."))
+    return HttpResponse(body, content_type="application/json")
+
+
+@require_GET
+@cache_control(**KEPT_FOR_GOOD)
+def engine_stdlib(request: HttpRequest, version: str) -> HttpResponse:
+    """The runtime's standard library, cut to what the engine imports."""
+    if version != engine.runtime_version():
+        raise Http404(_("This engine is not the server's: load the table again."))
+    return HttpResponse(engine.stdlib(), content_type="application/zip")

@@ -3,7 +3,6 @@ the request, calls a verb (``scorekeeper.play``) and draws a page."""
 
 from __future__ import annotations
 
-import re
 import uuid
 from functools import cache
 from typing import Any
@@ -32,13 +31,15 @@ from ...reports.rounds import lives_over_rounds, round_page
 from ...reports.summary import summarise
 from ...rules import ROUND_ENDINGS, Result, Status
 from ...rules.errors import InputError
-from ...rules.game import GameState, Step
+from ...rules.game import GameState, Step, stored_state
 from ...rules.numbers import read_whole
 from ...rules.resolve import SHOWN_BY_ONE
-from ...rules.words import coins as signed
+from ...rules.view import seat_views
+from .. import engine
 from ..access import Link, client_address, club_link, game_link, url_link
 from ..forms.games import GameNameForm, NewGameForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
+from .app import engine_urls
 
 
 @require_http_methods(["GET", "POST"])
@@ -53,9 +54,6 @@ def new_game(request: HtmxHttpRequest, club: Club) -> HttpResponse:
         else:
             return redirect(game)
     return render(request, "scorekeeper/new_game.html", {"club": club, "form": form})
-
-
-MOST_TOKENS = 5  # lives drawn one by one; more are shown as a count
 
 
 def links(game: Game, link: Link) -> dict[str, object]:
@@ -104,39 +102,31 @@ def table_context(
         "tap_id": uuid.uuid4().hex,
         "preview": preview,
         "next_round": state.rounds + 1,
+        # The engine on the phone plays the next rounds from here (static/js/engine.js).
+        "engine": engine_urls() if recording else None,
+        "engine_table": {
+            "rules": game.rules_data,
+            "rules_version": game.rules_version,
+            "names": list(state.names),
+            "state": stored_state(state),
+            "version": game.version,
+            "counting": game.counting,
+            # The engine this server runs: a phone whose engine is older leaves rounds to it.
+            "engine": engine.bundle()[0] if engine.runtime_dir() else "",
+        },
     }
-
-
-# Where a name may break across the two lines of its tile: at a space, or after a hyphen.
-NAME_PARTS = re.compile(r"\s+|(?<=-)")
-LONG_NAME_PART = 10  # letters ("Francesca-" fits a 360 px phone's tile at the full size)
 
 
 def _rows(
     game: Game, form: RecordForm | None, state: GameState | None = None
 ) -> list[dict[str, Any]]:
-    """Each player as the scoreboard shows them (now, or as ``state`` was), with the record
-    form's tile when recording."""
+    """Each player as the scoreboard shows them (now, or as ``state`` was: the table view the
+    phone's engine draws too), with the record form's tile when recording."""
     state = state or game.state
     tiles = form.tiles() if form else [None] * len(state.names)
     return [
-        {
-            "name": name,
-            # A part of the name that a line of a phone's tile holds only in a smaller size.
-            "long_name": max(len(part) for part in NAME_PARTS.split(name)) > LONG_NAME_PART,
-            "lives": state.lives[i],
-            "status": state.statuses[i],
-            "label": game.rules.status_label(state.statuses[i]),
-            "deals": i == state.dealer and not state.game_over,
-            # Tokens while they fit on a phone; beyond that a count.
-            "tokens": [True] * state.lives[i] + [False] * (state.start_lives - state.lives[i])
-            if state.start_lives <= MOST_TOKENS
-            else [],
-            # A game played for a pot: the coins up or down, in place of lives.
-            "coins": signed(state.coins[i]) if state.coins else None,
-            "tile": tiles[i],
-        }
-        for i, name in enumerate(state.names)
+        {**seat, "tile": tile}
+        for seat, tile in zip(seat_views(game.rules, state), tiles, strict=True)
     ]
 
 

@@ -1,0 +1,104 @@
+"""The engine's door on the phone: the table page's worker (``static/js/engine-worker.js``) runs
+this very package under Pyodide and calls ``play`` with JSON, as the server's views call the
+engine with Python values.
+
+The phone sends what the table's form says about each round, the fields as the server's form
+reads them (``ending``, ``knocker``, ``shown``, ``lowest``, ``winners``, ``cards_<seat>``,
+``lost_<seat>``, ``choice``), and gets back, round by round, the table view the server's pages
+draw (``rules.view.table_view``) and the state the server would store. A round the engine
+refuses, or one only the table can decide (its choices, a count no round of the rules gives),
+stops the answer there: the phone then leaves that round to the server.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import words
+from .errors import InputError
+from .game import GameState, RoundInput, advance, asked_round, read_state, stored_state
+from .game import play as play_round
+from .numbers import read_whole
+from .resolve import refuse_a_stray_choice
+from .round import Result
+from .ruleset import RuleSet, stored_rules
+from .view import table_view
+
+
+def speak(catalogue: bytes | None) -> None:
+    """Speak the language of ``catalogue`` (a compiled gettext catalogue), or English."""
+    if catalogue is None:
+        words.install(gettext.NullTranslations())
+    else:
+        words.install(gettext.GNUTranslations(io.BytesIO(catalogue)))
+
+
+def _seats(fields: Mapping[str, Sequence[str]], name: str, count: int) -> list[int]:
+    return [read_whole(raw, name, name, 0, count - 1) for raw in fields.get(name, ()) if raw != ""]
+
+
+def read_fields(
+    rules: RuleSet, state: GameState, fields: Mapping[str, Sequence[str]]
+) -> RoundInput:
+    """A round from the table's form fields (each a list of the values sent)."""
+    count = len(state.names)
+    first = {name: values[0] if values else "" for name, values in fields.items()}
+    knocker = _seats(fields, "knocker", count)
+    return asked_round(
+        rules,
+        first.get("ending", ""),
+        knocker=knocker[0] if knocker else None,
+        shown_by=_seats(fields, "shown", count),
+        lowest=_seats(fields, "lowest", count),
+        winners=_seats(fields, "winners", count),
+        hands={seat: first.get(f"cards_{seat}", "") for seat in range(count)},
+        losses={
+            seat: read_whole(first[f"lost_{seat}"], "losses", "lives", 0, rules.most_lost, seat)
+            for seat in range(count)
+            if first.get(f"lost_{seat}", "") != ""
+        },
+        choice=first.get("choice", ""),
+    )
+
+
+def play(payload: str) -> str:
+    """The table after each round of ``rounds``, played in order from the stored ``state``.
+
+    In: ``{"rules", "rules_version", "names", "state", "rounds": [fields, …]}``. Out:
+    ``{"before": view, "played": [{"view", "state", "round"}, …], "stopped": null | {"round",
+    "why", "field"}}``: the table before the rounds, then after each.
+    """
+    data = json.loads(payload)
+    rules = stored_rules(data["rules"], data["rules_version"])
+    state = read_state(data["state"], data["names"])
+    before = table_view(rules, state)
+    played: list[dict[str, Any]] = []
+    stopped = None
+    for number, fields in enumerate(data["rounds"]):
+        try:
+            round = read_fields(rules, state, fields)
+            step = play_round(rules, state, round)
+            refuse_a_stray_choice(round.choice, step.result)
+        except InputError as refusal:
+            stopped = {"round": number, "why": refusal.message, "field": refusal.field}
+            break
+        result = step.result
+        if result.result == Result.TABLE_DECIDES and not round.choice:
+            stopped = {"round": number, "why": "the table decides", "field": "choice"}
+            break
+        if result.unusual and not fields.get("as_counted"):
+            stopped = {"round": number, "why": "counted as no round gives", "field": "losses"}
+            break
+        state = advance(state, step)
+        played.append(
+            {
+                "view": table_view(rules, state, step),
+                "state": stored_state(state),
+                "round": round.as_data(),
+            }
+        )
+    return json.dumps({"before": before, "played": played, "stopped": stopped})

@@ -1,0 +1,117 @@
+"""What the table shows, worked out in one place: a pure function of the game's state.
+
+The server's templates draw it (``templates/scorekeeper/_seat.html``, ``game.html``) and the
+phone draws the same values when its own engine played the round (``static/js/board.js``), so
+the two cannot differ: every word a tile, the dealer badge, the header, the story line and the
+toast show is in it, in the table's language, and the page only places them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .game import GameState, Step
+from .round import Status
+from .ruleset import RuleSet
+from .words import _, coins, ngettext
+
+MOST_TOKENS = 5  # lives drawn one by one; more are shown as a count
+
+# Where a name may break across the two lines of its tile: at a space, or after a hyphen.
+NAME_PARTS = re.compile(r"\s+|(?<=-)")
+LONG_NAME_PART = 10  # letters ("Francesca-" fits a 360 px phone's tile at the full size)
+
+
+def capfirst(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def seat_views(rules: RuleSet, state: GameState) -> list[dict[str, Any]]:
+    """Each player as a tile shows them: name, lives (as tokens while they fit a phone) or
+    coins, the status in the rules' words, and who deals."""
+    seats = []
+    for i, name in enumerate(state.names):
+        status = str(state.statuses[i])
+        deals = i == state.dealer and not state.game_over
+        lives = state.lives[i]
+        seats.append(
+            {
+                "name": name,
+                # A part of the name that a line of a phone's tile holds only in a smaller size.
+                "long_name": max(len(part) for part in NAME_PARTS.split(name)) > LONG_NAME_PART,
+                "lives": lives,
+                "status": status,
+                "out": status == Status.OUT,
+                "label": rules.status_label(state.statuses[i]),
+                "deals": deals,
+                "tokens": [True] * lives + [False] * (state.start_lives - lives)
+                if state.start_lives <= MOST_TOKENS
+                else [],
+                # A game played for a pot: the coins up or down, in place of lives.
+                "coins": coins(state.coins[i]) if state.coins else None,
+                # What a screen reader says after the name.
+                "said": _("%(coins)s coins") % {"coins": coins(state.coins[i])}
+                if state.coins
+                else ngettext(
+                    "%(lives)s of %(total)s life", "%(lives)s of %(total)s lives", state.start_lives
+                )
+                % {"lives": lives, "total": state.start_lives},
+            }
+        )
+    return seats
+
+
+def heading(state: GameState) -> str:
+    if state.game_over:
+        return _("Game over")
+    return _("Round %(n)s") % {"n": state.rounds + 1}
+
+
+def pot_words(state: GameState) -> str:
+    if state.coins:
+        return ngettext("%(n)s coin in the pot", "%(n)s coins in the pot", state.pot) % {
+            "n": state.pot
+        }
+    return ngettext("%(n)s life paid into the pot", "%(n)s lives paid into the pot", state.pot) % {
+        "n": state.pot
+    }
+
+
+def saved_words(step: Step) -> str:
+    """The toast after a round is saved: the outcome first, then that it is saved."""
+    return capfirst(
+        _("%(headline)s · round %(n)d saved") % {"n": step.number, "headline": step.headline}
+    )
+
+
+def waiting_words(step: Step) -> str:
+    """The toast after a round played on the phone that has not reached the server yet."""
+    return capfirst(
+        _("%(headline)s · round %(n)d not sent yet") % {"n": step.number, "headline": step.headline}
+    )
+
+
+def table_view(rules: RuleSet, state: GameState, step: Step | None = None) -> dict[str, Any]:
+    """The table after ``step`` (the round that led to ``state``, when there is one)."""
+    return {
+        "heading": heading(state),
+        "next_round": state.rounds + 1,
+        "rounds": state.rounds,
+        "game_over": state.game_over,
+        "dealer": "" if state.game_over else state.dealer_name,
+        "pot": pot_words(state),
+        "winner": state.winner,
+        "result_words": state.result_words,
+        "seats": seat_views(rules, state),
+        "deals_word": _("deals"),
+        "headline": step.headline if step else "",
+        "story": list(step.result.explanation) if step else [],
+        "story_heading": _("Round %(n)s") % {"n": step.number} if step else "",
+        "saved": saved_words(step) if step else "",
+        "waiting": waiting_words(step) if step else "",
+        # The page's words that name the next round, and the winner (``%(name)s`` is theirs).
+        "record": _("Record round %(n)s") % {"n": state.rounds + 1},
+        "save": _("Save round %(n)s") % {"n": state.rounds + 1},
+        "wins": _("<strong>%(name)s</strong> wins!"),
+    }
