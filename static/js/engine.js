@@ -32,7 +32,9 @@
         document.documentElement.dataset.engineMs = String(message.ms);
         document.dispatchEvent(new CustomEvent("knock:engine-ready"));
       } else if (message.failed && message.id === undefined) {
+        // Said nowhere on the page (the table plays over the server), kept for whoever looks.
         document.documentElement.dataset.engine = "failed";
+        document.documentElement.dataset.engineFailed = message.failed;
       } else if (waiting.has(message.id)) {
         const answer = waiting.get(message.id);
         waiting.delete(message.id);

@@ -30,7 +30,7 @@ def engine_phone(browser, url, locale="en-GB"):
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(url)
-    page.wait_for_function("document.documentElement.dataset.engine === 'ready'", timeout=START)
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=START)
     return context, page
 
 
