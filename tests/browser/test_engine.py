@@ -7,13 +7,18 @@ import random
 
 import pytest
 from django.utils import translation
+from playwright.sync_api import expect
 
+from scorekeeper import play
+from scorekeeper.models import Game, Round, RoundInputs
 from scorekeeper.rules import PRESETS, SWITCHES, build_rules
 from scorekeeper.rules import phone as engine
 from scorekeeper.rules.game import read_state, start, stored_state
 from scorekeeper.rules.ruleset import RULES_VERSION, json_value
+from scorekeeper.rules.view import capfirst
 
 from ..factory import make_game
+from .test_phone_app import wifi_to, worker_ready
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -160,3 +165,93 @@ def test_the_phone_plays_every_preset_and_switch_as_the_server_does(browser, liv
     assert compared > 1000
     for context, _page in phones.values():
         context.close()
+
+
+SNAPSHOT = """() => {
+    const text = (selector) => {
+        const found = document.querySelector(selector);
+        return found ? found.textContent.replace(/\\s+/g, " ").trim() : "";
+    };
+    const seat = (item) => {
+        const parts = [...item.querySelector(".tile").childNodes].filter(
+            (node) => !(node.classList && (node.classList.contains("unsaved") || node.classList.contains("role")))
+        );
+        return {
+            status: item.className,
+            words: parts.map((node) => node.textContent).join(" ").replace(/\\s+/g, " ").trim(),
+            tokens: [...item.querySelectorAll(".token")].map((token) => token.className),
+            disabled: item.querySelector(".tile").disabled,
+        };
+    };
+    return {
+        heading: text("#table h1"),
+        dealer: text("#table .meta strong"),
+        pot: text("#table .pot"),
+        seats: [...document.querySelectorAll("#table .scoreboard > li.seat")].map(seat),
+        story: [...document.querySelectorAll("#table section.last li")].map((li) => li.textContent.trim()),
+        winner: text("#table .winner p"),
+    };
+}"""
+
+
+def next_knock(state):
+    """A knock the table could play next: the first player in knocks, the one after is lowest."""
+    playing = [i for i, status in enumerate(state.statuses) if status != "out"]
+    knocker = playing[state.rounds % len(playing)]
+    lowest = playing[(state.rounds + 1) % len(playing)]
+    return knocker, lowest
+
+
+@pytest.mark.parametrize(
+    "preset, locale, language",
+    [("scat", "en-GB", "en"), ("schwimmen", "de-DE", "de")],
+)
+def test_a_game_plays_on_without_a_connection_as_the_server_plays_it(
+    browser, live_server, preset, locale, language
+):
+    game = make_game(players=("Ana", "Ben", "Cara"), preset=preset)
+    twin = make_game(players=("Ana", "Ben", "Cara"), preset=preset, club=game.club)
+    twin_url, key = live_server.url + twin.get_absolute_url(), game.club.key
+    server = browser.new_context(viewport=PHONE, locale=locale)
+    server_page = server.new_page()
+    with wifi_to(live_server) as (wifi, base):
+        context = browser.new_context(engine=True, viewport=PHONE, has_touch=True, locale=locale)
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        page.goto(base + game.get_absolute_url())
+        worker_ready(page)
+        page.wait_for_function(
+            "() => document.documentElement.dataset.engine === 'ready'", timeout=START
+        )
+        wifi.cut()
+        played = 0
+        for _round in range(8):
+            twin = Game.objects.opened_by(twin.pk, key)
+            if twin.state.game_over:
+                break
+            knocker, lowest = next_knock(twin.state)
+            page.locator("#record .tile").nth(knocker).click()
+            page.locator("#record .tile").nth(lowest).click()
+            page.locator("#record button[name=confirm]").click()
+            played += 1
+            expect(page.locator("#waiting .count")).to_contain_text(str(played))
+            with translation.override(language):
+                step = play.record_round(
+                    twin, RoundInputs("knock", knocker=knocker, lowest=(lowest,))
+                )
+                headline = capfirst(step.headline)
+            expect(page.locator("#toast")).to_contain_text(headline)
+            server_page.goto(twin_url)
+            expect(page.locator("#record .tile.unsaved")).to_have_count(3)
+            assert page.evaluate(SNAPSHOT) == server_page.evaluate(SNAPSHOT), played
+        assert played >= 6
+        assert Round.objects.filter(game=game).count() == 0
+        wifi.mend()
+        page.locator("#waiting .retry").click()
+        expect(page.locator("#waiting")).to_be_hidden(timeout=20_000)
+        context.close()
+    server.close()
+    mine = [(r.knocker, r.lowest) for r in Round.objects.filter(game=game).order_by("number")]
+    theirs = [(r.knocker, r.lowest) for r in Round.objects.filter(game=twin).order_by("number")]
+    assert mine == theirs and len(mine) == played
+    assert Game.objects.get(pk=game.pk).state == Game.objects.get(pk=twin.pk).state
