@@ -33,6 +33,11 @@ def _words() -> dict[str, str]:
             "the table as it is now, or drop them."
         ),
         "send_again": _("Send again"),
+        # A tile whose round the phone played but the server has not saved yet.
+        "unsaved": _("not saved yet"),
+        "too_many_waiting": _(
+            "At most {n} rounds can wait on a phone: connect to send them first."
+        ),
         "drop": _("Drop them"),
         "undone_waiting": _("Round {n} taken back: it had not been sent."),
         "copied": _("Copied: paste it where the group will see it."),

@@ -34,17 +34,87 @@ RULES = Path(__file__).resolve().parents[1] / "rules"
 # the rest of the zip is left out. Measured by listing sys.modules in the worker after
 # ``import scorekeeper.rules``; tests/browser/test_engine.py proves the engine imports with it.
 STDLIB = frozenset(
-    """
-    __future__ _collections_abc _colorize _opcode_metadata _py_warnings _pyodide
-    _sitebuiltins _ssl _sysconfigdata__emscripten_wasm32-emscripten _weakrefset abc
-    annotationlib ast asyncio base64 bisect bz2 codecs codeop collections compression
-    concurrent contextlib contextvars copy copyreg dataclasses dis encodings enum fnmatch
-    fractions functools genericpath gettext glob heapq importlib inspect io json keyword
-    linecache locale logging lzma ntpath numbers opcode operator os pathlib posixpath
-    pyodide random re reprlib selectors shutil signal site socket ssl stat string struct
-    subprocess tempfile textwrap threading token tokenize traceback types typing warnings
-    weakref zipfile zipimport
-    """.split()
+    [
+        "__future__",
+        "_collections_abc",
+        "_colorize",
+        "_opcode_metadata",
+        "_py_warnings",
+        "_pyodide",
+        "_sitebuiltins",
+        "_ssl",
+        "_sysconfigdata__emscripten_wasm32-emscripten",
+        "_weakrefset",
+        "abc",
+        "annotationlib",
+        "ast",
+        "asyncio",
+        "base64",
+        "bisect",
+        "bz2",
+        "codecs",
+        "codeop",
+        "collections",
+        "compression",
+        "concurrent",
+        "contextlib",
+        "contextvars",
+        "copy",
+        "copyreg",
+        "dataclasses",
+        "dis",
+        "encodings",
+        "enum",
+        "fnmatch",
+        "fractions",
+        "functools",
+        "genericpath",
+        "gettext",
+        "glob",
+        "heapq",
+        "importlib",
+        "inspect",
+        "io",
+        "json",
+        "keyword",
+        "linecache",
+        "locale",
+        "logging",
+        "lzma",
+        "ntpath",
+        "numbers",
+        "opcode",
+        "operator",
+        "os",
+        "pathlib",
+        "posixpath",
+        "pyodide",
+        "random",
+        "re",
+        "reprlib",
+        "selectors",
+        "shutil",
+        "signal",
+        "site",
+        "socket",
+        "ssl",
+        "stat",
+        "string",
+        "struct",
+        "subprocess",
+        "tempfile",
+        "textwrap",
+        "threading",
+        "token",
+        "tokenize",
+        "traceback",
+        "types",
+        "typing",
+        "warnings",
+        "weakref",
+        "zipfile",
+        "zipimport",
+    ]
 )
 # Of the codecs, the ones text in a browser meets; the others (cp1252, mac_roman, …) stay out.
 ENCODINGS = frozenset(
