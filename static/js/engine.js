@@ -26,11 +26,17 @@
     worker.addEventListener("message", (event) => {
       const message = event.data;
       if (message.ready) {
-        version = message.ready;
-        ready = version === where.dataset.version;
-        document.documentElement.dataset.engine = ready ? "ready" : "old";
-        document.documentElement.dataset.engineMs = String(message.ms);
-        document.dispatchEvent(new CustomEvent("knock:engine-ready"));
+        // What draws the engine's answers comes with it: the first load carries none of it.
+        const board = document.createElement("script");
+        board.src = where.dataset.board;
+        board.addEventListener("load", () => {
+          version = message.ready;
+          ready = version === where.dataset.version;
+          document.documentElement.dataset.engine = ready ? "ready" : "old";
+          document.documentElement.dataset.engineMs = String(message.ms);
+          document.dispatchEvent(new CustomEvent("knock:engine-ready"));
+        });
+        document.head.append(board);
       } else if (message.failed && message.id === undefined) {
         // Said nowhere on the page (the table plays over the server), kept for whoever looks.
         document.documentElement.dataset.engine = "failed";

@@ -11,8 +11,7 @@
 (function () {
   "use strict";
 
-  const { sync, buzzIfSaved, word } = window.knockTable;
-  const board = window.knockBoard;
+  const { sync, buzzIfSaved, word, OUTCOME } = window.knockTable;
   const engine = window.knockEngine;
   // A phone keeps at most this many rounds waiting: past it, a round is refused, said plainly.
   const MOST_WAITING = 200;
@@ -29,7 +28,6 @@
      back. */
   const NOT_SENT = "Not saved: no connection. Knock will send it when the connection is back.";
   const WAITING = `knock-waiting:${location.pathname}`;
-  const OUTCOME = "Knock-Tap";
   let unsentUndo = null;
   let sending = false;
 
@@ -72,7 +70,7 @@
     if (!answer || document.getElementById("table").dataset.version !== version) return false;
     if (answer.stopped) return false;
     const last = answer.played.length ? answer.played[answer.played.length - 1].view : answer.before;
-    board.draw(last, { waiting: answer.played.length > 0, toast: toast && answer.played.length > 0 });
+    window.knockBoard.draw(last, { waiting: answer.played.length > 0, toast: toast && answer.played.length > 0 });
     return last;
   }
 

@@ -17,6 +17,8 @@
     winners: ["wins", "wins"],
   };
   const TOAST_SECONDS = 6;
+  // What the server says a Record tap did (saved, already, stale, refused).
+  const OUTCOME = "Knock-Tap";
   let toastTimer = null;
   let recorded = false;
 
@@ -317,5 +319,5 @@
   });
 
   // What the offline part (sync.js) needs of the taps.
-  window.knockTable = { recordForm, sync, buzzIfSaved, word };
+  window.knockTable = { recordForm, sync, buzzIfSaved, word, OUTCOME };
 })();

@@ -137,6 +137,7 @@ def engine_urls() -> dict[str, str] | None:
         "bundle": reverse("engine-bundle", args=[engine.bundle()[0]]),
         "version": engine.bundle()[0],
         "worker": static("js/engine-worker.js"),
+        "board": static("js/board.js"),
     }
 
 
