@@ -16,6 +16,7 @@ import gettext
 import io
 import json
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from . import words
@@ -65,17 +66,25 @@ def read_fields(
     )
 
 
+@lru_cache(maxsize=8)
+def _rules(values: str, version: int) -> RuleSet:
+    """A game's rules, read once per page (every tap sends the same)."""
+    return stored_rules(json.loads(values), version)
+
+
 def play(payload: str) -> str:
     """The table after each round of ``rounds``, played in order from the stored ``state``.
 
     In: ``{"rules", "rules_version", "names", "state", "rounds": [fields, …]}``. Out:
-    ``{"before": view, "played": [{"view", "state", "round"}, …], "stopped": null | {"round",
-    "why", "field"}}``: the table before the rounds, then after each.
+    ``{"before": view | null, "played": [{"view", "state", "round"}, …], "stopped": null | {"round",
+    "why", "field"}}``: the table before the rounds (when none is given), then after each.
     """
     data = json.loads(payload)
-    rules = stored_rules(data["rules"], data["rules_version"])
+    rules = _rules(json.dumps(data["rules"], sort_keys=True), data["rules_version"])
     state = read_state(data["state"], data["names"])
-    before = table_view(rules, state)
+    # The table before the rounds, only when no round is played (an undo of the last waiting
+    # round draws it): a tap's answer is as quick as the phone can make it.
+    before = None if data["rounds"] else table_view(rules, state)
     played: list[dict[str, Any]] = []
     stopped = None
     for number, fields in enumerate(data["rounds"]):

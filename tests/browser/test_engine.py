@@ -18,7 +18,7 @@ from scorekeeper.rules.ruleset import RULES_VERSION, json_value
 from scorekeeper.rules.view import capfirst
 
 from ..factory import make_game
-from .test_phone_app import wifi_to, worker_ready
+from .test_phone_app import wait_until_kept, wifi_to, worker_ready
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -255,3 +255,130 @@ def test_a_game_plays_on_without_a_connection_as_the_server_plays_it(
     theirs = [(r.knocker, r.lowest) for r in Round.objects.filter(game=twin).order_by("number")]
     assert mine == theirs and len(mine) == played
     assert Game.objects.get(pk=game.pk).state == Game.objects.get(pk=twin.pk).state
+
+
+def test_no_request_of_the_engine_leaves_the_apps_own_host(browser, live_server):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context = browser.new_context(engine=True, viewport=PHONE)
+    page = context.new_page()
+    asked = []
+    context.on("request", lambda request: asked.append(request.url))
+    page.goto(live_server.url + game.get_absolute_url())
+    page.wait_for_function(
+        "() => document.documentElement.dataset.engine === 'ready'", timeout=START
+    )
+    engine_files = [url for url in asked if "/pyodide/" in url or "/engine/" in url]
+    assert any(url.endswith(".wasm") for url in engine_files), asked
+    assert all(url.startswith(live_server.url + "/") for url in asked), asked
+    context.close()
+
+
+WATCH_UNSAVED = """() => {
+    window.drewUnsaved = false;
+    new MutationObserver(() => {
+        if (document.querySelector(".tile.unsaved")) window.drewUnsaved = true;
+    }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
+
+
+def test_a_round_the_server_refuses_rolls_back_to_its_table_and_says_so(browser, live_server):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context, page = engine_phone(browser, live_server.url + game.get_absolute_url())
+    # Another phone records round 1 while this one still shows the table before it.
+    play.record_round(Game.objects.get(pk=game.pk), RoundInputs("knock", knocker=0, lowest=(1,)))
+    page.evaluate(WATCH_UNSAVED)
+    page.locator("#record .tile").nth(0).click()
+    page.locator("#record .tile").nth(2).click()
+    page.locator("#record button[name=confirm]").click()
+    expect(page.locator("#table")).to_contain_text("Nothing was saved from this tap.")
+    # The phone had drawn its own round at once; the server's table stands now.
+    assert page.evaluate("window.drewUnsaved")
+    expect(page.locator("#record .tile.unsaved")).to_have_count(0)
+    expect(page.locator("#table .scoreboard .seat").nth(1).locator(".token.lost")).to_have_count(1)
+    expect(page.locator("#table .scoreboard .seat").nth(2).locator(".token.lost")).to_have_count(0)
+    assert Round.objects.filter(game=game).count() == 1
+    context.close()
+
+
+def offline_phone(browser, base, game, locale="en-GB"):
+    context = browser.new_context(engine=True, viewport=PHONE, has_touch=True, locale=locale)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(base + game.get_absolute_url())
+    worker_ready(page)
+    # A second visit, as the phone makes it at the next game night: the page and the engine
+    # come through the service worker, which keeps them for a reload without a connection.
+    page.reload()
+    wait_until_kept(page, 1)
+    page.wait_for_function(
+        "() => document.documentElement.dataset.engine === 'ready'", timeout=START
+    )
+    return context, page
+
+
+def tap_round(page, knocker, lowest):
+    page.locator("#record .tile").nth(knocker).click()
+    page.locator("#record .tile").nth(lowest).click()
+    page.locator("#record button[name=confirm]").click()
+
+
+def test_a_reload_in_airplane_mode_starts_the_engine_from_the_phone_and_plays_on(
+    browser, live_server
+):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    with wifi_to(live_server) as (wifi, base):
+        context, page = offline_phone(browser, base, game)
+        wifi.cut()
+        tap_round(page, 0, 2)
+        expect(page.locator("#table h1")).to_have_text("Round 2")
+        tap_round(page, 1, 2)
+        expect(page.locator("#table h1")).to_have_text("Round 3")
+        page.reload()  # no connection: the kept table, and the engine from the phone's cache
+        page.wait_for_function(
+            "() => document.documentElement.dataset.engine === 'ready'", timeout=START
+        )
+        expect(page.locator("#table h1")).to_have_text("Round 3")
+        expect(page.locator("#record .tile.unsaved")).to_have_count(3)
+        expect(
+            page.locator("#table .scoreboard .seat").nth(2).locator(".token.lost")
+        ).to_have_count(2)
+        # Undo takes the latest waiting round back, and the table with it.
+        page.locator("#record button.undo").click()
+        expect(page.locator("#table h1")).to_have_text("Round 2")
+        expect(
+            page.locator("#table .scoreboard .seat").nth(2).locator(".token.lost")
+        ).to_have_count(1)
+        wifi.mend()
+        page.locator("#waiting .retry").click()
+        expect(page.locator("#waiting")).to_be_hidden(timeout=20_000)
+        context.close()
+    assert [(r.knocker, r.lowest) for r in Round.objects.filter(game=game)] == [(0, [2])]
+
+
+def test_two_phones_offline_on_the_same_round_lose_neither(browser, live_server):
+    """The first to arrive stands; the other phone shows its rounds beside the table as it is
+    now, and adds them after the saved ones with one tap."""
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    with wifi_to(live_server) as (wifi_a, base_a), wifi_to(live_server) as (wifi_b, base_b):
+        context_a, a = offline_phone(browser, base_a, game)
+        context_b, b = offline_phone(browser, base_b, game)
+        wifi_a.cut()
+        wifi_b.cut()
+        tap_round(a, 0, 2)
+        tap_round(b, 0, 1)
+        expect(b.locator("#toast")).to_contain_text("Ben −1")
+        wifi_a.mend()
+        a.locator("#waiting .retry").click()
+        expect(a.locator("#waiting")).to_be_hidden(timeout=20_000)
+        wifi_b.mend()
+        b.locator("#waiting .retry").click()
+        expect(b.locator("#waiting")).to_contain_text("the table changed before these rounds")
+        expect(b.locator("#waiting li")).to_contain_text(["Ben −1"])
+        expect(b.locator("#table .scoreboard .seat").nth(2).locator(".token.lost")).to_have_count(1)
+        assert Round.objects.filter(game=game).count() == 1
+        b.get_by_role("button", name="Send again").click()
+        expect(b.locator("#waiting")).to_be_hidden(timeout=20_000)
+        context_a.close()
+        context_b.close()
+    rounds = Round.objects.filter(game=game).order_by("number")
+    assert [(r.number, r.lowest) for r in rounds] == [(1, [2]), (2, [1])]
