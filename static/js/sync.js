@@ -199,12 +199,7 @@
       const params = event.detail.parameters;
       params.client_id = tapId();
       const rounds = waiting();
-      if (!rounds.length) {
-        // Played on the phone at once; the server's answer draws the table as it stands.
-        const body = new URLSearchParams(event.detail.formData);
-        body.set("client_id", params.client_id);
-        playOnPhone([body.toString()]);
-      } else {
+      if (rounds.length) {
         // Rounds wait before this one: it waits behind them, made on the table they lead to.
         event.preventDefault();
         params.version = String(tableVersion() + rounds.length);
@@ -236,6 +231,20 @@
       });
     }
   });
+
+  /* A Record tap is played on the phone before htmx has even built its request (the click's
+     capture, ahead of htmx's own listener): the tiles change in the frame of the tap, and the
+     server's answer then draws the table as it stands. Behind waiting rounds, the tap waits
+     with them (above) and is played there. */
+  document.addEventListener(
+    "click",
+    (event) => {
+      const confirm = event.target.closest && event.target.closest("#record button[name=confirm]");
+      if (!confirm || confirm.disabled || waiting().length) return;
+      playOnPhone([new URLSearchParams(new FormData(confirm.form)).toString()]);
+    },
+    true
+  );
 
   document.addEventListener("htmx:sendError", (event) => notSent(event.detail));
   /* The proxy in front of Knock answered for it (502, 503, 504: the app server restarting, or
