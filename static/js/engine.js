@@ -1,5 +1,5 @@
-/* The table page's link to the engine on the phone (engine-worker.js): started once the table
- * has painted, and only on a table this phone can record on. Until it is ready, or where it
+/* The table page's link to the engine on the phone (engine-worker.js): loaded by sync.js once
+ * the table has painted, and only on a table this phone can record on. Until it is ready, or where it
  * cannot start (no WebAssembly, a worker that fails, a bundle still on its way), nothing
  * changes: the table plays over the server, as it always did, and says nothing of it.
  *
@@ -82,12 +82,6 @@
     },
   };
 
-  // After the first paint, and after the page's own work: the engine never delays the table.
-  // (Not at "load": without a connection a page's load can wait on a request that never ends.)
-  document.addEventListener("DOMContentLoaded", () => {
-    requestAnimationFrame(() => {
-      const later = window.requestIdleCallback || ((run) => window.setTimeout(run, 200));
-      later(start, { timeout: 2000 });
-    });
-  });
+  // Loaded by sync.js once the table has painted: it starts the worker at once.
+  start();
 })();

@@ -12,7 +12,6 @@
   "use strict";
 
   const { sync, buzzIfSaved, word, OUTCOME } = window.knockTable;
-  const engine = window.knockEngine;
   // A phone keeps at most this many rounds waiting: past it, a round is refused, said plainly.
   const MOST_WAITING = 200;
 
@@ -57,6 +56,7 @@
      engine cannot say (none yet, or a round it leaves to the server). */
   async function playOnPhone(more = [], { toast = true } = {}) {
     const table = engineTable();
+    const engine = window.knockEngine;
     if (!engine || !engine.ready || !table) return false;
     if (table.engine !== engine.version) {
       // Knock was updated since this page was loaded: its rules are the server's to play.
@@ -371,5 +371,20 @@
   document.addEventListener("DOMContentLoaded", () => {
     keepWaiting(waiting());
     if (navigator.onLine) send();
+    // The engine comes after the first paint, and after the page's own work: it never delays
+    // the table. (Not at "load": without a connection a load can wait on a request for ever.)
+    const where = document.getElementById("engine");
+    if (!where) return;
+    requestAnimationFrame(() => {
+      const later = window.requestIdleCallback || ((run) => window.setTimeout(run, 200));
+      later(
+        () => {
+          const client = document.createElement("script");
+          client.src = where.dataset.client;
+          document.head.append(client);
+        },
+        { timeout: 2000 }
+      );
+    });
   });
 })();

@@ -138,6 +138,7 @@ def engine_urls() -> dict[str, str] | None:
         "version": engine.bundle()[0],
         "worker": static("js/engine-worker.js"),
         "board": static("js/board.js"),
+        "client": static("js/engine.js"),
     }
 
 
