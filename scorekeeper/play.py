@@ -7,7 +7,9 @@ handled here and nowhere else, with the ORM.
 Two phones may act on one game at once. Each change moves the game's ``version`` on; a phone
 sends the version it saw, and a change made on an older one is refused (``StaleGame``) with
 nothing saved. Each tap carries an id made by the phone, unique per game: a repeat of a tap
-already recorded (a double tap, a retry after a lost answer) is ``AlreadyRecorded``.
+already recorded (a double tap, a retry after a lost answer) is ``AlreadyRecorded``; the same id
+with another round, or with a round taken back since, is refused (``TapReused``), never answered
+as a success.
 """
 
 from __future__ import annotations
@@ -51,6 +53,22 @@ from .rules.ruleset import RULES_VERSION
 
 class AlreadyRecorded(Exception):
     """This tap was recorded before (a double tap, or a retry after a lost answer)."""
+
+
+class TapReused(InputError):
+    """A tap id this game stored before, sent with another round (a client that sends one fixed
+    id), or with the round it named taken back since: nothing is saved, and it is said."""
+
+    def __init__(self, taken_back: bool) -> None:
+        super().__init__(
+            _("this tap's round was recorded and then taken back: nothing was saved")
+            if taken_back
+            else _(
+                "this tap id was already used for another round of this game: nothing was "
+                "saved (send a new id with each round)"
+            ),
+            "client_id",
+        )
 
 
 class StaleGame(Exception):
@@ -336,6 +354,7 @@ def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = Non
     is held for three statements, and a phone that saw an older game is refused. Without a
     version (an API client that sends none) it works the round out again on the newer state.
     """
+    _check_tap(game, inputs)
     for _attempt in range(3):
         _check_version(game, seen_version)
         step = preview_round(game, inputs)
@@ -359,6 +378,7 @@ def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = Non
         except IntegrityError:
             # Only a tap already recorded may collide here; anything else is a fault.
             if _has_round_from(game, inputs.client_id):
+                _check_tap(game, inputs)
                 raise AlreadyRecorded from None
             raise
         if moved:
@@ -421,7 +441,9 @@ def _replayed(
     if not 1 <= number <= len(rounds):
         raise InputError(_("there is no round %(n)d") % {"n": number}, "number")
     old = rounds[number - 1]
-    new = Round(game=game, number=number, **inputs.stored())
+    # An edit is not a tap: the tap id a form carries names the round as first recorded, and
+    # stored again it would collide with it (one round per tap).
+    new = Round(game=game, number=number, **{**inputs.stored(), "client_id": ""})
     replaced = [*rounds[: number - 1], new, *rounds[number:]]
     after, steps = game.steps(replaced)
     _confirmed(next(step for step in steps if step.number == number), inputs)
@@ -509,6 +531,22 @@ def reload(game: Game, lock: bool = False) -> None:
 def _check_version(game: Game, seen_version: int | None) -> None:
     if seen_version is not None and seen_version != game.version:
         raise StaleGame(game)
+
+
+def _check_tap(game: Game, inputs: RoundInputs) -> None:
+    """The tap's id as an idempotency key with its request: stored before with this very round
+    (still in play), it is ``AlreadyRecorded``; with another round, or with one taken back
+    since, it is refused (``TapReused``)."""
+    if not inputs.client_id:
+        return
+    stored = game.rounds.filter(client_id=inputs.client_id).first()
+    if stored is None:
+        return
+    if stored.state != Round.ACTIVE:
+        raise TapReused(taken_back=True)
+    if RoundInputs.of(stored).stored() != {**inputs.stored(), "client_id": ""}:
+        raise TapReused(taken_back=False)
+    raise AlreadyRecorded
 
 
 def _has_round_from(game: Game, client_id: str) -> bool:

@@ -17,7 +17,7 @@ from pydantic import Field, WithJsonSchema
 
 from .. import play
 from ..models import Club, Game, RoundInputs
-from ..play import AlreadyRecorded, StaleGame, Unusual
+from ..play import AlreadyRecorded, StaleGame, TapReused, Unusual
 from ..reports.stats import DAY, club_stats, stats_filters
 from ..rules import PRESETS, build_rules
 from ..rules.cards import CardError, parse_cards
@@ -183,13 +183,20 @@ def _engine_field(game: Game, refusal: InputError) -> str:
 )
 def record_round(request: HttpRequest, game: str, payload: RoundIn):
     """Record a round: the answer is the game as it stands and the new round (``new_round``;
-    ``null`` for a repeated tap). If the game changed since ``version``, a 409 with the game."""
+    ``null`` for a repeated tap: the same ``client_id`` with the same round). If the game
+    changed since ``version``, or the ``client_id`` was used for another round, a 409 with the
+    game."""
     found = game_from(request, game)
     inputs = round_inputs(found, payload)
     try:
         step = play.record_round(found, inputs, seen_version=payload.version)
     except (StaleGame, AlreadyRecorded):
         return _stale(found, inputs.client_id)
+    except TapReused as clash:
+        # The id names another round (or one taken back): a clash, never a success.
+        return Status(
+            409, {"error": clash.message, "field": "client_id", "game": state_data(found)}
+        )
     except Unusual:
         raise InputError(
             _(

@@ -223,13 +223,18 @@ def _check_outcome(state: RoundState) -> Ending:
             "ending",
         )
     if ending.form != rules.form:
-        raise RoundError(_(ending.not_offered), "ending")
+        raise RoundError(_wrong_form(rules, ending), "ending")
     if outcome.winners is not None and not ending.asks_winners:
         raise RoundError(_("only a hand played for a pot has winners to name"), "winners")
     if ending.by_hand:
         ending.check(state)
         return ending
     if outcome.losses is not None:
+        if rules.played_for_pot:
+            raise RoundError(
+                _("a game played for a pot counts coins, so nobody's loss is counted by hand"),
+                "losses",
+            )
         raise RoundError(_("lives are counted by hand only in a round counted by hand"), "losses")
     if not ending.offered(rules):
         raise RoundError(_(ending.not_offered), "ending")
@@ -238,6 +243,20 @@ def _check_outcome(state: RoundState) -> Ending:
     _check_lowest(state)
     _check_winners(state)
     return ending
+
+
+def _wrong_form(rules: RuleSet, ending: Ending) -> str:
+    """Why an ending of the other way of playing is refused, in the words of the game at hand
+    (a knock in a game played for a pot is refused with what ends a hand there)."""
+    endings = _names([_(ROUND_ENDINGS[e].chip) for e in rules.endings])
+    if rules.played_for_pot:
+        return _(
+            "in a game played for a pot no hand ends so (“%(ending)s”): a hand ends with "
+            "%(endings)s"
+        ) % {"ending": _(ending.chip), "endings": endings}
+    return _(
+        "in a game of lives no round ends so (“%(ending)s”): a round ends with %(endings)s"
+    ) % {"ending": _(ending.chip), "endings": endings}
 
 
 def _check_knocker(state: RoundState, ending: Ending) -> None:

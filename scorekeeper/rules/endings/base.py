@@ -8,7 +8,7 @@ from typing import ClassVar, Literal
 from ..hands import points
 from ..round import RoundError, RoundState
 from ..ruleset import RuleSet
-from ..words import _
+from ..words import _, gettext_noop
 
 COUNTED = "manual"
 
@@ -38,7 +38,8 @@ class Ending:
     say_who_showed: ClassVar[str] = ""
     only_one_shows: ClassVar[str] = ""
     knocker_cannot_show: ClassVar[str] = ""  # "%(name)s knocked … cannot also show 31"
-    not_offered: ClassVar[str] = ""  # why these rules have no such ending
+    # Why these rules have no such ending (each ending that some rules leave out says its own).
+    not_offered: ClassVar[str] = gettext_noop("these rules have no such way for a round to end")
     counts_as_31: ClassVar[bool] = False  # a 31 for the club's statistics
     by_hand: ClassVar[bool] = False
     form: ClassVar[str] = "lives"  # the way of playing it ends a round of (``RuleSet.form``)

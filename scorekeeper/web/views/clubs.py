@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from ... import play
@@ -35,6 +36,7 @@ PLAYERS_PER_PAGE = 40  # the club page lists its players a page at a time, and f
 
 
 @require_GET
+@cache_control(no_store=True)  # it lists the secret links of the clubs this phone remembers
 def home(request: HttpRequest) -> HttpResponse:
     clubs = request.session.get("clubs", [])
     return render(
