@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .ruleset import HALF, RuleSet
+from .ruleset import BY_NAME, HALF, RuleSet
 from .switches import RulesError, json_dump
 from .words import _, gettext_noop
 
@@ -170,7 +170,27 @@ def build_rules(spec: Any) -> tuple[RuleSet, Preset]:
     if not isinstance(overrides, dict):
         raise RulesError(_("overrides are an object of switch: value"), "rules.overrides")
     try:
-        return preset.rules.replace(overrides), preset
+        rules = preset.rules.replace(overrides)
     except RulesError as error:
         error.field = f"rules.overrides.{error.field}"
         raise
+    _refuse_the_other_form(rules, preset, overrides)
+    return rules, preset
+
+
+def _refuse_the_other_form(rules: RuleSet, preset: Preset, overrides: dict[str, Any]) -> None:
+    """A switch of the other way of playing, set apart from what the preset says, means
+    nothing in this game (an ante in a game of lives, a second knock in a game for a pot): it
+    is refused, naming both switches, rather than kept and silently ignored."""
+    form = BY_NAME["form"]
+    for name in overrides:
+        switch = BY_NAME.get(name)
+        if switch is None or rules.applies(switch) or name == "form":
+            continue
+        if getattr(rules, name) == getattr(preset.rules, name):
+            continue
+        raise RulesError(
+            _("“%(switch)s” is not a rule of this game: “%(form)s” is “%(value)s”")
+            % {"switch": _(switch.label), "form": _(form.label), "value": form.words(rules.form)},
+            f"rules.overrides.{name}",
+        )

@@ -49,3 +49,22 @@ def test_every_refusal_over_every_ending_says_why(preset, language):
                     if ending not in rules.endings and ending != "manual" and said == {}:
                         assert refusal.part == "ending", (ending, refusal.message)
     assert refused > len(ROUND_ENDINGS)
+
+
+@pytest.mark.parametrize(
+    "preset, overrides, field",
+    [
+        ("scat", {"ante": 2}, "ante"),
+        ("schwimmen", {"widow_swap": "several"}, "widow_swap"),
+        ("widow", {"second_knock": True}, "second_knock"),
+        ("widow", {"lives": 5}, "lives"),
+        ("widow", {"last_chance": "swimming"}, "last_chance"),
+    ],
+)
+def test_a_switch_of_the_other_way_of_playing_is_refused_naming_both(preset, overrides, field):
+    from scorekeeper.rules import RulesError, build_rules
+
+    with pytest.raises(RulesError) as refused:
+        build_rules({"preset": preset, "overrides": overrides})
+    assert refused.value.field == f"rules.overrides.{field}"
+    assert "What the game is played for" in refused.value.message

@@ -13,9 +13,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from ... import play
@@ -36,10 +36,9 @@ PLAYERS_PER_PAGE = 40  # the club page lists its players a page at a time, and f
 
 
 @require_GET
-@cache_control(no_store=True)  # it lists the secret links of the clubs this phone remembers
 def home(request: HttpRequest) -> HttpResponse:
     clubs = request.session.get("clubs", [])
-    return render(
+    response = render(
         request,
         "scorekeeper/home.html",
         {
@@ -48,6 +47,10 @@ def home(request: HttpRequest) -> HttpResponse:
             "going_on": _games_going_on(clubs),
         },
     )
+    if clubs:
+        # It lists the secret links of the clubs this phone remembers: no cache keeps it.
+        patch_cache_control(response, no_store=True)
+    return response
 
 
 def _games_going_on(clubs: list[list[str]]) -> list[dict[str, Any]]:
