@@ -26,14 +26,18 @@ PHONE = {"width": 390, "height": 844}
 START = 90_000  # ms: the runtime's start on a busy two-core machine (3-4 s idle, 15 s busy)
 
 
+def engine_ready(page):
+    page.wait_for_function(
+        "() => document.documentElement.dataset.engine === 'ready'", timeout=START
+    )
+
+
 def engine_phone(browser, url, locale="en-GB"):
     context = browser.new_context(engine=True, viewport=PHONE, has_touch=True, locale=locale)
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(url)
-    page.wait_for_function(
-        "() => document.documentElement.dataset.engine === 'ready'", timeout=START
-    )
+    engine_ready(page)
     return context, page
 
 
@@ -221,9 +225,7 @@ def test_a_game_plays_on_without_a_connection_as_the_server_plays_it(
         page = context.new_page()
         page.goto(base + game.get_absolute_url())
         worker_ready(page)
-        page.wait_for_function(
-            "() => document.documentElement.dataset.engine === 'ready'", timeout=START
-        )
+        engine_ready(page)
         wifi.cut()
         played = 0
         for _round in range(16):  # to the winner: 11 rounds of these knocks
@@ -231,9 +233,7 @@ def test_a_game_plays_on_without_a_connection_as_the_server_plays_it(
             if twin.state.game_over:
                 break
             knocker, lowest = next_knock(twin.state)
-            page.locator("#record .tile").nth(knocker).click()
-            page.locator("#record .tile").nth(lowest).click()
-            page.locator("#record button[name=confirm]").click()
+            tap_round(page, knocker, lowest)
             played += 1
             expect(page.locator("#waiting .count")).to_contain_text(str(played))
             with translation.override(language):
@@ -268,9 +268,7 @@ def test_no_request_of_the_engine_leaves_the_apps_own_host(browser, live_server)
     asked = []
     context.on("request", lambda request: asked.append(request.url))
     page.goto(live_server.url + game.get_absolute_url())
-    page.wait_for_function(
-        "() => document.documentElement.dataset.engine === 'ready'", timeout=START
-    )
+    engine_ready(page)
     engine_files = [url for url in asked if "/pyodide/" in url or "/engine/" in url]
     assert any(url.endswith(".wasm") for url in engine_files), asked
     assert all(url.startswith(live_server.url + "/") for url in asked), asked
@@ -291,9 +289,7 @@ def test_a_round_the_server_refuses_rolls_back_to_its_table_and_says_so(browser,
     # Another phone records round 1 while this one still shows the table before it.
     play.record_round(Game.objects.get(pk=game.pk), RoundInputs("knock", knocker=0, lowest=(1,)))
     page.evaluate(WATCH_UNSAVED)
-    page.locator("#record .tile").nth(0).click()
-    page.locator("#record .tile").nth(2).click()
-    page.locator("#record button[name=confirm]").click()
+    tap_round(page, 0, 2)
     expect(page.locator("#table")).to_contain_text("Nothing was saved from this tap.")
     # The phone had drawn its own round at once; the server's table stands now.
     assert page.evaluate("window.drewUnsaved")
@@ -314,9 +310,7 @@ def offline_phone(browser, base, game, locale="en-GB"):
     # come through the service worker, which keeps them for a reload without a connection.
     page.reload()
     wait_until_kept(page, 1)
-    page.wait_for_function(
-        "() => document.documentElement.dataset.engine === 'ready'", timeout=START
-    )
+    engine_ready(page)
     return context, page
 
 
@@ -338,9 +332,7 @@ def test_a_reload_in_airplane_mode_starts_the_engine_from_the_phone_and_plays_on
         tap_round(page, 1, 2)
         expect(page.locator("#table h1")).to_have_text("Round 3")
         page.reload()  # no connection: the kept table, and the engine from the phone's cache
-        page.wait_for_function(
-            "() => document.documentElement.dataset.engine === 'ready'", timeout=START
-        )
+        engine_ready(page)
         expect(page.locator("#table h1")).to_have_text("Round 3")
         expect(page.locator("#record .tile.unsaved")).to_have_count(3)
         expect(

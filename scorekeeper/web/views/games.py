@@ -109,11 +109,11 @@ def table_context(
             "rules_version": game.rules_version,
             "names": list(state.names),
             "state": stored_state(state),
-            "version": game.version,
-            "counting": game.counting,
             # The engine this server runs: a phone whose engine is older leaves rounds to it.
             "engine": engine.bundle()[0] if engine.runtime_dir() else "",
-        },
+        }
+        if recording
+        else None,
     }
 
 
