@@ -97,7 +97,7 @@ def rules_card_pdf(
         label = row["label"] + (_(" (our reading)") if row["our_reading"] else "")
         pdf.multi_cell(width, line, pdf.say(label), new_x="LMARGIN", new_y="NEXT")
         pdf.style(size)
-        pdf.multi_cell(width, line, pdf.say(row["words"]), new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(width, line, pdf.say(_row_words(row)), new_x="LMARGIN", new_y="NEXT")
         pdf.ln(0.6)
     pdf.set_y(pdf.h - 12)
     pdf.style(7.5)
@@ -115,10 +115,18 @@ def rules_card_pdf(
     return bytes(pdf.output())
 
 
+def _row_words(row: dict[str, Any]) -> str:
+    """A card row's value in words, with what the engine decides where the switches leave a
+    case open."""
+    if not row.get("reading"):
+        return row["words"]
+    return row["words"] + " " + _("(our reading: %(reading)s)") % {"reading": row["reading"]}
+
+
 def _card_height(pdf: Sheet, card: Sequence[dict[str, Any]], width: float, size: float) -> float:
     height = 0.0
     for row in card:
-        for text, bold in ((row["label"] + _(" (our reading)"), True), (row["words"], False)):
+        for text, bold in ((row["label"] + _(" (our reading)"), True), (_row_words(row), False)):
             pdf.style(size, bold)
             lines = cast(
                 list[str],

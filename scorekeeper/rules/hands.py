@@ -66,8 +66,43 @@ def evaluate(cards: list[Card] | tuple[Card, ...], rules: RuleSet) -> Hand:
     special = _special_value(cards, rules)
     if special is not None and special > value:
         return Hand(cards, special, cards, _explain_special(cards, special, rules))
+    by_rank = _best_rank(cards) if rules.same_rank == "adds" else None
+    if by_rank is not None and by_rank[0] > best_key:
+        counted = by_rank[1]
+        return Hand(cards, Fraction(by_rank[0][0]), counted, _explain_rank(cards, counted))
     explanation = _explain_suit(cards, best_counted, best_suit, value)
     return Hand(cards, value, best_counted, explanation)
+
+
+def _best_rank(
+    cards: tuple[Card, ...],
+) -> tuple[tuple[int, tuple[int, ...]], tuple[Card, ...]] | None:
+    """Under ``same_rank: adds``, the best group of two or three cards of one rank: its key
+    (total, ranks from the top, as a suit's) and its cards."""
+    best: tuple[tuple[int, tuple[int, ...]], tuple[Card, ...]] | None = None
+    for rank in {c.rank for c in cards}:
+        counted = tuple(c for c in cards if c.rank == rank)
+        if len(counted) < 2:
+            continue
+        key = (sum(c.points for c in counted), tuple(c.order for c in counted))
+        if best is None or key > best[0]:
+            best = (key, counted)
+    return best
+
+
+def _explain_rank(cards: tuple[Card, ...], counted: tuple[Card, ...]) -> str:
+    left_out = [str(c) for c in cards if c not in counted]
+    said = {
+        "cards": _cards(counted),
+        "value": points(Fraction(sum(c.points for c in counted))),
+        "rest": names(left_out) if left_out else "",
+    }
+    if not left_out:
+        return _("%(cards)s count %(value)s: cards of one rank add up") % said
+    return (
+        _("%(cards)s count %(value)s: cards of one rank add up; the %(rest)s does not join them")
+        % said
+    )
 
 
 def _special_value(cards: tuple[Card, ...], rules: RuleSet) -> Fraction | None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .hands import points
-from .round import RoundError, RoundState
+from .round import Choice, RoundError, RoundState, pick
 from .words import _, ngettext
+from .words import lives as lives_word
 from .words import names as _names
 
 
@@ -81,18 +82,22 @@ def _lowest_by_cards(state: RoundState, tops: tuple[str, ...], story: list[str])
 
 def tie_keys(state: RoundState, names: list[str]) -> dict[str, tuple[int, ...]]:
     """What breaks a tie between these players' hands under the rules' ``tie_break``: the
-    counted cards from the highest, or every card of the hand (bigger is higher)."""
-    in_hand = state.rules.tie_break == "highest_in_hand"
-    return {
-        name: state.hands[name].hand_key if in_hand else state.hands[name].tie_key for name in names
-    }
+    counted cards from the highest, the highest card of the hand alone (as
+    github.com/jmisabella/cards: "not break a tie when both hands share the same high card
+    rank"), or every card of the hand from the highest (bigger is higher)."""
+    tie_break = state.rules.tie_break
+    if tie_break == "highest_in_hand":
+        return {name: state.hands[name].hand_key[:1] for name in names}
+    if tie_break == "highest_in_hand_then_next":
+        return {name: state.hands[name].hand_key for name in names}
+    return {name: state.hands[name].tie_key for name in names}
 
 
 def _break_the_tie(
     state: RoundState, lowest: list[str], low: Fraction, story: list[str]
 ) -> list[str]:
-    """Equal totals broken by the highest card (of the counted cards, or of the whole hand),
-    then the next, when every tied hand is known."""
+    """Equal totals broken by the highest card (of the counted cards, or of the whole hand,
+    then the next or not), when every tied hand is known."""
     said = {"names": _names(lowest), "value": points(low)}
     if not all(name in state.hands for name in lowest):
         story.append(
@@ -103,7 +108,7 @@ def _break_the_tie(
             % said
         )
         return lowest
-    in_hand = state.rules.tie_break == "highest_in_hand"
+    in_hand = state.rules.tie_break != "highest_card"
     keys = tie_keys(state, lowest)
     bottom = min(keys.values())
     broken = [name for name in lowest if keys[name] == bottom]
@@ -119,6 +124,14 @@ def _break_the_tie(
                 "leaving %(lowest)s lowest."
             )
         story.append(told % {**said, "lowest": _names(broken)})
+    elif state.rules.tie_break == "highest_in_hand":
+        story.append(
+            _(
+                "%(names)s have %(value)s each and the same highest card, so the tie stands: "
+                "only the highest card breaks a tie."
+            )
+            % said
+        )
     return broken
 
 
@@ -142,13 +155,57 @@ def showdown(state: RoundState, knocker: str | None, tops: tuple[str, ...] = ())
         return
     others = [name for name in lowest if name != knocker]
     if not others:
-        alone = _("knocked and alone has the lowest hand")
-        if state.rules.knocker_caught:
-            # The kitchen-table text: "If the knocker is lowest, the knocker loses two (caught)."
-            alone = _("caught: %(reason)s") % {"reason": alone}
-        state.lose(knocker, state.rules.knocker_alone, alone)
+        knocker_alone_lowest(state, knocker)
         return
     _knocker_tied(state, knocker, others)
+
+
+# What the rules do to a knocker lives here alone: every ending that has a knocker (a knock, a
+# second knock) calls these, so a switch about the knocker acts in each of them.
+
+
+def knocker_alone_lowest(state: RoundState, knocker: str) -> None:
+    """The knocker alone at the bottom: loses the rules' ``knocker_alone``, "caught" where the
+    table says so."""
+    alone = _("knocked and alone has the lowest hand")
+    if state.rules.knocker_caught:
+        # The kitchen-table text: "If the knocker is lowest, the knocker loses two (caught)."
+        alone = _("caught: %(reason)s") % {"reason": alone}
+    state.lose(knocker, state.rules.knocker_alone, alone)
+
+
+def knocker_beaten(state: RoundState, knocker: str) -> None:
+    """After the showdown, a knocker whose hand someone beat loses the rules' ``knocker_beaten``
+    more, lowest or not."""
+    more = state.rules.knocker_beaten
+    if not more or not _beaten(state, knocker):
+        return
+    before = state.losses.get(knocker, 0)
+    if before:
+        why = _("%(reason)s, and %(more)s more: a knocker must have the top hand") % {
+            "reason": state.why[knocker],
+            "more": lives_word(more),
+        }
+    else:
+        why = _("knocked and someone had a better hand: a knocker must have the top hand")
+    state.lose(knocker, before + more, why)
+
+
+def _beaten(state: RoundState, knocker: str) -> bool:
+    """Whether a hand beat the knocker's: by the cards, when everyone's were entered, or by
+    the table's word (tied for the top is the top hand)."""
+    if all(name in state.values for name in state.playing):
+        mine = state.values[knocker]
+        return any(state.values[name] > mine for name in state.playing)
+    choices = (
+        Choice("top", _("%(name)s had the top hand") % {"name": knocker}),
+        Choice("beaten", _("Someone beat %(name)s's hand") % {"name": knocker}),
+    )
+    why = _(
+        "under these rules a knocker without the top hand loses a life more, and not every "
+        "hand was entered"
+    )
+    return pick(state, choices, why) == "beaten"
 
 
 def _knocker_tied(state: RoundState, knocker: str, others: list[str]) -> None:

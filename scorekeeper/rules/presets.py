@@ -137,10 +137,13 @@ PRESETS: dict[str, Preset] = {
                 "No lives: everyone pays 1 into the pot each hand, swaps with the three-card "
                 "widow, and the highest hand after a knock takes the pot. A 31 wins at once."
             ),
-            # No source says what equal highest hands do, nor how much everyone pays in.
-            {"tie_break", "ante"},
+            # Bicycle's widow-and-pot rules: "If there is a tie for the highest score, the
+            # player with the highest-ranking card wins. Example: K, Q, 6 (total 26) would beat
+            # Q, 9, 7". No source says how much everyone pays in.
+            {"ante"},
             form="pot",
             middle="widow",
+            tie_break="highest_in_hand",
         ),
     )
 }

@@ -89,11 +89,27 @@ class RuleSet:
                 "(A K Q J 10 … 2 from the top); still equal is a tie"
             ),
             "highest_in_hand": gettext_noop(
+                "Broken by the highest card of the whole hand, counted or not; the same "
+                "highest rank is a tie"
+            ),
+            "highest_in_hand_then_next": gettext_noop(
                 "Broken by the highest card of the whole hand, counted or not, then the next; "
                 "still equal is a tie"
             ),
         },
         default="tie",
+    )
+    same_rank: str = switch(
+        gettext_noop("Cards of one rank"),
+        gettext_noop("Whether cards of the same rank add up across suits."),
+        {
+            "apart": gettext_noop("They count only with their own suit"),
+            "adds": gettext_noop(
+                "They add up like a suit: 7 7 7 is 21, a pair of tens with a 9 of either suit is 20"
+            ),
+        },
+        default="apart",
+        since=5,
     )
     # How a round ends
     middle: str = switch(
@@ -591,9 +607,41 @@ class RuleSet:
     def played_for_pot(self) -> bool:
         return self.form == "pot"
 
+    def value_readings(self) -> dict[str, str]:
+        """Cases that these switches together leave open and that the engine decides, by the
+        switch whose card row says so: our readings, in the table's language."""
+        said: dict[str, str] = {}
+        if self.same_rank == "adds" and self.three_aces is None:
+            # Board Game Arena, whose option this is, gives "A A A is 30", which adding up
+            # contradicts; its text could not settle it.
+            said["same_rank"] = _(
+                "three aces add up to 33, more than 31, where “%(aces)s” gives them no value "
+                "of their own"
+            ) % {"aces": _(BY_NAME["three_aces"].label)}
+        if self.form == "pot":
+            # No source says what equal highest hands that the tie break leaves equal do.
+            said["tie_break"] = _(
+                "highest hands still equal share the pot; what does not divide stays in the middle"
+            )
+            return said
+        if self.thirty_one == "last_turn" and self.unshown_31 == "counts_30":
+            said["unshown_31"] = _(
+                "a second 31 made on the last turn after a 31 was shown counts as 30: it was "
+                "not shown at once"
+            )
+        if self.second_knock:
+            said["second_knock"] = _(
+                "only the first knocker is the knocker: a second knocker alone at the bottom "
+                "loses 1, like any lowest hand; a single knock (nobody knocked second) is a "
+                "plain knock, and a knocker tied for lowest fares as “%(tied)s” says"
+            ) % {"tied": _(BY_NAME["knocker_tied"].label)}
+        return said
+
     def describe(self, readings: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
         """Every switch of the way this game is played, in words, for a rules card: label,
-        value, words, help, our reading."""
+        value, words, help, our reading (and, where the engine decides a case these switches
+        together leave open, what it decides)."""
+        decided = self.value_readings()
         return [
             {
                 "name": s.name,
@@ -601,7 +649,8 @@ class RuleSet:
                 "value": json_value(getattr(self, s.name)),
                 "words": s.words(getattr(self, s.name)),
                 "help": _(s.help),
-                "our_reading": s.name in readings,
+                "our_reading": s.name in readings or s.name in decided,
+                "reading": decided.get(s.name, ""),
                 "play_only": s.play_only,
             }
             for s in SWITCHES
@@ -623,6 +672,14 @@ def value_words(switch: Switch, value: Any) -> str:
 RULES_VERSION = max(2, *(s.since for s in SWITCHES))
 
 
+# A value whose meaning changed: a game stored before the version plays the value that now
+# means what it meant. Version 5 made ``highest_in_hand`` read as its source does (the highest
+# card only); the games stored before it go on to the next card, as they did.
+READ_AGAIN: tuple[tuple[int, str, Any, Any], ...] = (
+    (5, "tie_break", "highest_in_hand", "highest_in_hand_then_next"),
+)
+
+
 def stored_rules(
     values: dict[str, Any], version: int, switches: tuple[Switch, ...] = SWITCHES
 ) -> RuleSet:
@@ -630,6 +687,9 @@ def stored_rules(
     for each switch that came later, what games played before it existed. A switch missing
     from both is refused, never filled in from a preset."""
     values = dict(values)
+    for before, name, old, new in READ_AGAIN:
+        if version < before and values.get(name) == old:
+            values[name] = new
     for later in switches:
         if later.since > version:
             values.setdefault(later.name, json_value(later.played_before))

@@ -25,12 +25,16 @@ VERSION_3 = VERSION_1 | {
 }  # fmt: skip
 # Version 4: the widow-and-pot game, played for a pot instead of lives.
 VERSION_4 = VERSION_3 | {"form", "ante", "widow_swap"}
+# Version 5: cards of one rank that add up (Board Game Arena); ``highest_in_hand`` reads as its
+# source (the highest card only), and a game stored before plays ``highest_in_hand_then_next``.
+VERSION_5 = VERSION_4 | {"same_rank"}
 
 SWITCHES_OF_VERSION = {
     1: VERSION_1,
     2: VERSION_1,  # version 2 began storing the version; it added no switch
     3: VERSION_3,
     4: VERSION_4,
+    5: VERSION_5,
 }
 
 # A schwimmen game as versions 1 and 2 stored it, word for word.
@@ -69,6 +73,8 @@ STORED = {
     4: [{**KITCHEN_TABLE_3, "form": "lives", "ante": 1, "widow_swap": "one"},
         {**KITCHEN_TABLE_3, "form": "pot", "ante": 2, "widow_swap": "several",
          "middle": "widow"}],
+    5: [{**KITCHEN_TABLE_3, "form": "lives", "ante": 1, "widow_swap": "one",
+         "same_rank": "adds", "tie_break": "highest_in_hand"}],
 }  # fmt: skip
 
 

@@ -88,7 +88,8 @@ def test_a_tie_splits_the_pot_and_what_does_not_divide_stays_said_as_our_reading
     text = " ".join(step.result.explanation)
     assert "Ana and Ben share the pot, 1 each (our reading" in text
     assert "1 coin stays in the middle" in text
-    assert "tie_break" in PRESETS["widow"].readings
+    # What equal hands the tie break leaves equal do is ours; the card says so beside it.
+    assert "tie_break" in WIDOW.value_readings()
     # The coin left over goes into the next pot.
     state, step = hand(
         WIDOW,
@@ -108,15 +109,17 @@ def test_the_ante_is_a_house_rule():
     assert "Everyone paid 5 coins in: the pot holds 15." in step.result.explanation
 
 
-def test_the_tie_break_switch_breaks_equal_highest_hands_when_the_table_plays_it():
+def test_equal_highest_hands_go_to_the_highest_card_and_a_table_may_split_them():
     cards = {ANA: ["AS", "KS", "2S"], BEN: ["QH", "JH", "3H"], CAT: ["7C", "8C", "2D"]}
-    # A 23 each; "highest card" gives it to Ana's ace.
-    split = hand(WIDOW, [RoundInput("highest", hands=cards)])[1]
-    assert split.result.winners == ("Ana", "Ben")
-    broken = hand(
+    # A 23 each; the widow preset gives it to Ana's ace, as Bicycle's rules do.
+    broken = hand(WIDOW, [RoundInput("highest", hands=cards)])[1]
+    assert broken.result.winners == ("Ana",)
+    split = hand(rules_for("widow", tie_break="tie"), [RoundInput("highest", hands=cards)])
+    assert split[1].result.winners == ("Ana", "Ben")
+    counted = hand(
         rules_for("widow", tie_break="highest_card"), [RoundInput("highest", hands=cards)]
     )
-    assert broken[1].result.winners == ("Ana",)
+    assert counted[1].result.winners == ("Ana",)
 
 
 def test_the_table_ends_the_game_and_the_most_coins_wins():

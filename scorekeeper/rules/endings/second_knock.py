@@ -4,7 +4,7 @@ knocker, then the second."""
 
 from __future__ import annotations
 
-from ..lowest import lowest_of
+from ..lowest import knocker_alone_lowest, knocker_beaten, lowest_of
 from ..round import RoundState
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop
@@ -37,12 +37,19 @@ class SecondKnock(Ending):
         state.story.append(
             _("%(first)s knocked, then %(second)s knocked too, which ends the hand at once.") % said
         )
+        assert first is not None
+        self._lowest_lose(state, first, second)
+        knocker_beaten(state, first)
+
+    def _lowest_lose(self, state: RoundState, first: str, second: str) -> None:
         lowest = lowest_of(state, ())
         if len(lowest) == 1:
             (name,) = lowest
             if name == first:
-                state.lose(name, state.rules.knocker_alone, _("knocked and has the lowest hand"))
+                knocker_alone_lowest(state, first)
             else:
+                # Our reading: only the first knocker is "the knocker" of the knocker switches;
+                # the second knocker alone at the bottom loses 1, like any lowest hand.
                 state.lose(name, 1, _("the lowest hand"))
             return
         tied = {"names": _names(lowest)}
