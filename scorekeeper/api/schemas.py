@@ -21,6 +21,7 @@ from ..lib.text import clean_text
 from ..rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
 from ..rules.errors import InputError
 from ..rules.numbers import read_points
+from ..rules.ruleset import BY_NAME, most_lost_under_any_rules
 
 # ---- reading values ------------------------------------------------------------------------
 
@@ -215,10 +216,12 @@ RoundEnding = Annotated[
     BeforeValidator(_text(gettext_noop("say how the round ended"), 20)),
     _string(enum=list(ROUND_ENDINGS)),
 ]
+LIVES = BY_NAME["lives"]
 Lost = Annotated[
     int,
     BeforeValidator(_whole(gettext_noop("lives lost are a whole number"))),
-    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 2}),
+    # The most a round costs under any rules; each game's own most is the engine's to check.
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": most_lost_under_any_rules()}),
 ]
 Status = Annotated[
     str,
@@ -384,7 +387,9 @@ class GameIn(Strict):
         Annotated[
             int,
             BeforeValidator(_whole(gettext_noop("lives must be a whole number"))),
-            WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 10}),
+            WithJsonSchema(
+                {"type": "integer", "minimum": LIVES.low, "maximum": LIVES.high}  # the switch's
+            ),
         ]
         | None
     ) = None

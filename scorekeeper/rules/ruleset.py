@@ -8,6 +8,7 @@ combination that makes no sense is refused with the reason (``RulesError``).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -665,6 +666,20 @@ BY_NAME = {s.name: s for s in SWITCHES}
 def value_words(switch: Switch, value: Any) -> str:
     """A switch's value in words, in the table's language."""
     return switch.words(value)
+
+
+# The switches ``RuleSet.most_lost`` reads: every combination of their values gives the most
+# any rules can cost, the bound the API publishes for a round counted by hand.
+MOST_LOST_READS = ("knocker_alone", "knocker_tied", "thirty_one_after_knock", "knocker_beaten")
+
+
+def most_lost_under_any_rules() -> int:
+    """The most lives one player can lose in one round under any rules Knock plays."""
+    choices = [list(BY_NAME[name].choices or ()) for name in MOST_LOST_READS]
+    return max(
+        RuleSet(**dict(zip(MOST_LOST_READS, values, strict=True))).most_lost
+        for values in itertools.product(*choices)
+    )
 
 
 # The version of the switches a game stores beside its rules: the newest switch's. Version 2
