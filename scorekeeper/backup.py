@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -25,14 +26,14 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic import ValidationError as SchemaError
 
 from . import play
-from .lib.text import clean_text
+from .lib.text import clean_name_text
 from .models import Club, Game, GameSeat, Round
 from .models.clubs import clean_name, key_digest, view_key_for
 from .models.games import stored_rules
 from .rules import ROUND_ENDINGS, SWITCHES, Result, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
-from .rules.ruleset import RULES_VERSION
+from .rules.ruleset import RULES_VERSION, most_lost_under_any_rules
 
 FORMAT = "knock-club"
 VERSION = 2  # 2: the view link is derived from the secret key (version 1 files still read)
@@ -50,6 +51,8 @@ ROUND_FIELDS = (
     "client_id",
 )
 KEY = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
+# A seat number as Knock writes it: 0 to 19, one way only ("0", never "00"; never "x0y").
+SEAT_KEY = r"^(?:0|1?[1-9]|10)$"
 
 
 def _when(value) -> str | None:
@@ -114,7 +117,7 @@ def _plain(longest: int):
         if isinstance(value, str):
             if len(value) > longest:
                 raise ValueError(f"at most {longest} characters")
-            clean_text(value, "")
+            clean_name_text(value, "")
         return value
 
     return BeforeValidator(read)
@@ -179,7 +182,7 @@ class RoundEntry(Strict):
     hands: (
         Annotated[
             dict[
-                Annotated[str, Field(pattern=r"[0-9]{1,2}")],
+                Annotated[str, Field(pattern=SEAT_KEY)],
                 Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=3)],
             ],
             Field(max_length=20),
@@ -189,7 +192,10 @@ class RoundEntry(Strict):
     choice: Annotated[str, _plain(40)] = ""
     losses: (
         Annotated[
-            dict[Annotated[str, Field(pattern=r"[0-9]{1,2}")], Annotated[int, Field(ge=1, le=2)]],
+            dict[
+                Annotated[str, Field(pattern=SEAT_KEY)],
+                Annotated[int, Field(ge=1, le=most_lost_under_any_rules())],
+            ],
             Field(max_length=20),
         ]
         | None
@@ -260,6 +266,27 @@ def read_file(data: Any) -> ClubFile:
 # ---- what a recording would check --------------------------------------------------------------
 
 
+def _check_sizes(file: ClubFile) -> None:
+    """The limits a club is held to when it plays hold when it is imported."""
+    limits = (
+        (
+            len(file.players),
+            settings.KNOCK_MOST_PLAYERS,
+            "players",
+            "a club has at most %s players",
+        ),
+        (len(file.games), settings.KNOCK_MOST_GAMES, "games", "a club keeps at most %s games"),
+    )
+    for count, most, where, words in limits:
+        if count > most:
+            raise InputError(words % f"{most:,}", where)
+    for g, game in enumerate(file.games):
+        if sum(r.state == "active" for r in game.rounds) > settings.KNOCK_MOST_ROUNDS:
+            raise InputError(
+                f"a game has at most {settings.KNOCK_MOST_ROUNDS:,} rounds", f"games[{g}].rounds"
+            )
+
+
 def _check_club(entry: ClubEntry) -> None:
     if entry.view_key is not None and entry.view_key == entry.key:
         raise InputError("the view key must not be the secret key", "club.view_key")
@@ -321,6 +348,7 @@ def import_club(data: Any) -> Club:
     """Restore a club from ``export_club``'s file into this instance: all of it or nothing."""
     file = read_file(data)
     _check_club(file.club)
+    _check_sizes(file)
     with transaction.atomic():
         club = Club(
             id=file.club.id,

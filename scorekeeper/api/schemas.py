@@ -17,7 +17,7 @@ from django.utils.translation import gettext_noop
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..lib.text import clean_text
+from ..lib.text import clean_name_text
 from ..rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
 from ..rules.errors import InputError
 from ..rules.numbers import read_points
@@ -40,7 +40,7 @@ def _text(message: str, longest: int, empty: bool = False) -> Callable[[Any], st
         if len(value) > longest:
             raise _refuse(_("at most %(n)d characters") % {"n": longest})
         try:
-            return clean_text(value.strip(), "")
+            return clean_name_text(value.strip(), "")
         except InputError as refusal:
             raise _refuse(refusal.message) from None
 

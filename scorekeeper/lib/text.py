@@ -24,6 +24,26 @@ def is_clean(text: str) -> bool:
     return not any(unicodedata.category(char) in _REFUSED for char in text)
 
 
+def clean_name_text(text: str, field: str) -> str:
+    """A name as it is kept: ``clean_text``'s check, no format characters (bidi overrides and
+    isolates such as U+202E and U+2066 turn the text around them; zero-width characters such as
+    U+200B, U+200D and U+FEFF make a look-alike of another name), composed (NFC)."""
+    text = clean_text(text, field)
+    if any(unicodedata.category(char) == "Cf" for char in text):
+        raise InputError(
+            _(
+                "invisible characters (right-to-left marks, zero-width spaces) are not allowed "
+                "in a name"
+            ),
+            field,
+        )
+    return unicodedata.normalize("NFC", text)
+
+
+def name_text_is_clean(text: str) -> bool:
+    return is_clean(text) and not any(unicodedata.category(char) == "Cf" for char in text)
+
+
 def sentence(message: str) -> str:
     """An engine refusal as a sentence: a capital letter and a full stop."""
     message = message.strip()

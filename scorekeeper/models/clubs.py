@@ -11,6 +11,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+import unicodedata
 import uuid
 from typing import Any
 
@@ -19,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..lib.text import clean_text, is_clean
+from ..lib.text import clean_name_text, name_text_is_clean
 from ..rules.errors import InputError
 
 KEY_BYTES = 24  # 192 bits of randomness in every secret link
@@ -49,7 +50,7 @@ def view_key_for(key: str, generation: int) -> str:
 
 def clean_name(name: str) -> str:
     """A player's name with its spaces tidied, or a refusal saying what is wrong with it."""
-    name = clean_text(" ".join(name.split()), "name")
+    name = clean_name_text(" ".join(name.split()), "name")
     if not name:
         raise InputError(_("a player needs a name"), "name")
     if len(name) > 60:
@@ -58,8 +59,9 @@ def clean_name(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """Names are unique within a club ignoring case and surrounding spaces."""
-    return " ".join(name.split()).casefold()
+    """Names are unique within a club ignoring case, surrounding spaces and how the letters
+    are composed (an "é" typed as e and an accent is the "é" of another phone)."""
+    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
 
 
 class ClubQuerySet(models.QuerySet["Club"]):
@@ -167,7 +169,7 @@ class RetiredKey(models.Model):
 class PlayerQuerySet(models.QuerySet["Player"]):
     def named(self, name: str) -> Player | None:
         """The player of this name (ignoring case and spaces), or None."""
-        if not is_clean(name):
+        if not name_text_is_clean(name):
             return None  # no such name can be stored (``clean_name`` says why)
         try:
             return self.get(name_key=name_key(name))

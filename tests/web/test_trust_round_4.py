@@ -86,3 +86,96 @@ def test_the_home_page_that_lists_secret_links_is_kept_by_no_cache(client):
     home = client.get("/")
     assert game.club.key in home.content.decode()
     assert "no-store" in home["Cache-Control"]
+
+
+# ---- Names: no format characters, compared as composed, isolated on the page -------------
+
+FORMAT_CHARACTERS = ["\u202e", "\u2066", "\u200b", "\u200d", "\ufeff"]
+
+
+@pytest.mark.parametrize("char", FORMAT_CHARACTERS, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_name_with_a_format_character_is_refused_everywhere_it_comes_in(client, char):
+    from scorekeeper.models import Player
+
+    game = make_game(players=("Ann", "Ben", "Cat"))
+    club = game.club
+    api = client.post(
+        f"/api/v1/clubs/{club.id}/games",
+        json.dumps({"rules": "scat", "players": ["Ann", f"{char}Ann", "Ben"]}),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {club.key}"},
+    )
+    assert api.status_code == 400, api.content
+    assert "invisible characters" in api.json()["error"]
+    form = client.post(reverse("add-player", args=[club.key]), {"name": f"Ann{char}"}, follow=True)
+    assert "Invisible characters (right-to-left marks" in form.content.decode()
+    assert not any(c in p.name for p in Player.objects.all() for c in FORMAT_CHARACTERS)
+    assert Player.objects.filter(club=club).count() == 3
+
+
+def test_a_name_typed_with_a_combining_accent_is_the_same_player():
+    from scorekeeper.models import Club
+
+    game = make_game(players=("Zoé", "Ben"))
+    club = Club.objects.get(pk=game.club.pk)
+    decomposed = "Zoe\u0301"
+    assert club.players.named(decomposed).name == "Zoé"
+    with pytest.raises(Exception, match="already in this club"):
+        play.add_player(club, decomposed)
+
+
+def test_names_are_isolated_on_the_club_page(client):
+    game = make_game(players=("Ann", "Ben", "Cat"))
+    page = client.get(game.club.get_absolute_url()).content.decode()
+    assert "<bdi>Ann</bdi>, <bdi>Ben</bdi>, <bdi>Cat</bdi>" in page
+
+
+# ---- Import: the club's limits, seats written one way only -------------------------------
+
+
+def exported_game():
+    from scorekeeper.backup import export_club
+    from scorekeeper.models import Club
+
+    game = make_game(players=("Ann", "Ben", "Cat"))
+    play.record_round(game, RoundInputs("knock", knocker=0, lowest=(2,)))
+    data = export_club(game.club)
+    Game.objects.all().delete()
+    Club.objects.all().delete()
+    return data
+
+
+@pytest.mark.parametrize("key", ["x0y", "00", "01", "20"])
+def test_a_seat_key_is_written_one_way_only(key):
+    from scorekeeper.backup import import_club
+    from scorekeeper.models import Club
+    from scorekeeper.rules.errors import InputError
+
+    data = exported_game()
+    data["games"][0]["rounds"][0]["hands"] = {key: ["AS", "KS", "QS"]}
+    with pytest.raises(InputError) as refused:
+        import_club(data)
+    assert refused.value.message == "hands and losses are keyed by seat number (0, 1, 2…)"
+    assert not Club.objects.exists()
+
+
+def test_an_import_keeps_to_the_limits_a_club_plays_under(settings):
+    from scorekeeper.backup import import_club
+    from scorekeeper.models import Club
+    from scorekeeper.rules.errors import InputError
+
+    data = exported_game()
+    settings.KNOCK_MOST_ROUNDS = 0
+    with pytest.raises(InputError) as refused:
+        import_club(data)
+    assert refused.value.message == "a game has at most 0 rounds"
+    assert refused.value.field == "games[0].rounds"
+    settings.KNOCK_MOST_ROUNDS, settings.KNOCK_MOST_GAMES = 2000, 0
+    with pytest.raises(InputError, match="a club keeps at most 0 games"):
+        import_club(data)
+    settings.KNOCK_MOST_GAMES, settings.KNOCK_MOST_PLAYERS = 10_000, 2
+    with pytest.raises(InputError, match="a club has at most 2 players"):
+        import_club(data)
+    assert not Club.objects.exists()
+    settings.KNOCK_MOST_PLAYERS = 2000
+    assert import_club(data).games.count() == 1

@@ -8,14 +8,15 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ...lib.text import clean_text, sentence
+from ...lib.text import clean_name_text, sentence
 from ...rules.errors import InputError
 
 
 def plain_text(value: str) -> None:
-    """Refuse what the API refuses: control characters (ESC, BEL, NUL) and broken characters."""
+    """Refuse what the API refuses: control characters (ESC, BEL, NUL), broken characters and
+    the invisible ones that turn or disguise a name (U+202E, U+200B)."""
     try:
-        clean_text(value, "name")
+        clean_name_text(value, "name")
     except InputError as refusal:
         raise forms.ValidationError(sentence(refusal.message)) from None
 

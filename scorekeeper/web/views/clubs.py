@@ -174,7 +174,17 @@ def _with_a_name(request: HttpRequest, club: Club, act) -> HttpResponse:
     """Read a name from the form, act on it, and say what happened (or why not)."""
     form = PlayerNameForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("A player needs a name of at most 60 characters."), PLAYERS)
+        # What is wrong with the name (invisible characters…), or that it is empty or too long.
+        said = [
+            error.messages[0]
+            for error in form.errors.as_data().get("name", [])
+            if error.code not in ("required", "max_length")
+        ]
+        messages.error(
+            request,
+            said[0] if said else _("A player needs a name of at most 60 characters."),
+            PLAYERS,
+        )
     else:
         try:
             messages.success(request, act(form.cleaned_data["name"]), PLAYERS)
