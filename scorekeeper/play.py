@@ -14,6 +14,8 @@ as a success.
 
 from __future__ import annotations
 
+import contextlib
+
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -352,10 +354,30 @@ def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = Non
     write then only goes through if the game is still at the version that work was based on
     (an UPDATE with the version in its WHERE, the seats' tallies, the round). So the write lock
     is held for three statements, and a phone that saw an older game is refused. Without a
-    version (an API client that sends none) it works the round out again on the newer state.
+    version (an API client that sends none: "on the game as it is") it works the round out
+    again on the newer state, and its last try does so under the game's row lock, so that no
+    other write comes between and the round is always applied.
     """
     _check_tap(game, inputs)
-    for _attempt in range(3):
+    for attempt in range(3):
+        locked = seen_version is None and attempt == 2
+        step = _try_record(game, inputs, seen_version, locked)
+        if step is not None:
+            return step
+        # Another phone changed the game between our reading and our writing.
+        reload(game)
+        if seen_version is not None:
+            raise StaleGame(game)
+    raise StaleGame(game)  # not reached: the locked try holds the row, so it writes
+
+
+def _try_record(
+    game: Game, inputs: RoundInputs, seen_version: int | None, locked: bool
+) -> Step | None:
+    """One try at recording: the step written, or None when the game moved meanwhile."""
+    with writing() if locked else contextlib.nullcontext():
+        if locked:
+            reload(game, lock=True)
         _check_version(game, seen_version)
         step = preview_round(game, inputs)
         if step.result.result == Result.TABLE_DECIDES:
@@ -381,14 +403,10 @@ def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = Non
                 _check_tap(game, inputs)
                 raise AlreadyRecorded from None
             raise
-        if moved:
-            game.moved_to(columns)
-            return step
-        # Another phone changed the game between our reading and our writing.
-        reload(game)
-        if seen_version is not None:
-            raise StaleGame(game)
-    raise StaleGame(game)
+    if not moved:
+        return None
+    game.moved_to(columns)
+    return step
 
 
 def undo_round(game: Game, seen_version: int | None = None) -> Round:

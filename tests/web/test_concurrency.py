@@ -101,6 +101,26 @@ def test_the_api_under_simultaneous_rounds_saves_one_and_answers_409_to_the_rest
     assert Round.objects.count() == 1
 
 
+def test_api_rounds_sent_without_a_version_at_once_are_each_applied_on_the_game_as_it_is():
+    # No version means "on the game as it is": under contention the round is worked out again,
+    # finally under the game's row lock, and never answered "the version you sent" (none was).
+    game = make_game(lives=10)
+    url = f"/api/v1/games/{game.id}/rounds"
+    headers = {"Authorization": f"Bearer {game.club.key}"}
+
+    def phone(i):
+        body = json.dumps(
+            {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "client_id": f"nv-{i}"}
+        )
+        return lambda: Client().post(url, body, content_type="application/json", headers=headers)
+
+    results = at_once([phone(i) for i in range(PHONES)])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert Counter(r.status_code for r in results) == {200: PHONES}, [r.content for r in results]
+    assert Round.objects.filter(game=game, state=Round.ACTIVE).count() == PHONES
+    assert sorted(r.number for r in Round.objects.filter(game=game)) == list(range(1, PHONES + 1))
+
+
 def test_a_double_tap_sent_twice_at_once_is_applied_once():
     game = make_game()
     url = reverse("record", args=[game.club.key, game.id])
