@@ -72,9 +72,14 @@ class _Watched:
     version: int | None
     streams: int = 0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    # The digests of the club's two keys as last read: a stream opened with a key that is no
+    # longer among them (the link was replaced) ends at once.
+    keys: frozenset[str] | None = None
 
-    def move_to(self, version: int | None) -> None:
+    def move_to(self, version: int | None, keys: frozenset[str] | None = None) -> None:
         self.version = version
+        if keys is not None:
+            self.keys = keys
         changed, self.changed = self.changed, asyncio.Event()
         changed.set()
 
@@ -127,12 +132,14 @@ class Watcher:
         heartbeat: float = HEARTBEAT,
         lifetime: float = LIFETIME,
         admitted: Admission | None = None,
+        key: str | None = None,
     ) -> AsyncIterator[bytes]:
         """A stream's events for a page that last heard of version ``heard`` of a game now at
         ``version``: at once if the page is behind, then at every change, for ``lifetime``
         seconds, with a beat every ``heartbeat`` seconds while nothing happens (the page polls
         again when it hears nothing for longer). Its ``admitted`` place (``admit``) is let go
-        when it ends."""
+        when it ends. A stream opened with ``key`` (its digest) ends at the first tick after
+        that key stops opening the club (a replaced link), as if the game were gone."""
         watched = self._follow(game_id, version)
         try:
             yield f"retry: {random.randint(*RETRY)}\n\n".encode()
@@ -140,6 +147,9 @@ class Watcher:
             loop = asyncio.get_running_loop()
             ends = loop.time() + lifetime * random.uniform(0.9, 1.1)
             while True:
+                if key is not None and watched.keys is not None and key not in watched.keys:
+                    yield event(None)
+                    return
                 if watched.version != told:
                     told = watched.version
                     yield event(told)
@@ -199,9 +209,9 @@ class Watcher:
             self.queries += 1
             for game_id in ids:
                 watched = self.games.get(game_id)
-                now = versions.get(game_id)
-                if watched is not None and now != watched.version:
-                    watched.move_to(now)
+                now, keys = versions.get(game_id, (None, frozenset()))
+                if watched is not None and (now != watched.version or keys != watched.keys):
+                    watched.move_to(now, keys)
 
     async def _listen(self) -> None:
         """On PostgreSQL: hear every announced change of a game while streams are open, and
@@ -268,9 +278,12 @@ def most_streams() -> int:
     return min(most_connections() - 8, int(os.environ.get("KNOCK_MOST_STREAMS", "100000")))
 
 
-def _versions(ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
-    """The versions of these games, in one query."""
-    return dict(Game.objects.filter(pk__in=ids).values_list("id", "version"))
+def _versions(ids: list[uuid.UUID]) -> dict[uuid.UUID, tuple[int, frozenset[str]]]:
+    """The versions of these games, and the digests of their clubs' keys, in one query."""
+    rows = Game.objects.filter(pk__in=ids).values_list(
+        "id", "version", "club__key_hash", "club__view_key_hash"
+    )
+    return {id: (version, frozenset(keys)) for id, version, *keys in rows}
 
 
 def _listening_params() -> dict[str, Any]:

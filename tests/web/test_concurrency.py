@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper import play
-from scorekeeper.models import Club, Game, RetiredKey, Round
+from scorekeeper.models import Club, Game, RetiredKey, Round, RoundInputs
 
 from ..factory import knock, make_game
 
@@ -119,6 +119,28 @@ def test_api_rounds_sent_without_a_version_at_once_are_each_applied_on_the_game_
     assert Counter(r.status_code for r in results) == {200: PHONES}, [r.content for r in results]
     assert Round.objects.filter(game=game, state=Round.ACTIVE).count() == PHONES
     assert sorted(r.number for r in Round.objects.filter(game=game)) == list(range(1, PHONES + 1))
+
+
+def test_an_edit_worked_out_outside_the_lock_while_rounds_are_recorded_keeps_the_game_whole():
+    # The edit's replay runs outside the write lock; a round recorded meanwhile makes it work
+    # the edit out again on the newer game, so both are kept (the fixture checks the states).
+    game = make_game(lives=10, stock_out="draw")
+    for _ in range(30):
+        play.record_round(game, RoundInputs("stock_out"))
+
+    def edit():
+        fresh = Game.objects.get(pk=game.pk)
+        return play.edit_round(fresh, 1, knock(fresh, "Ann", ["Cat"]))
+
+    def record():
+        fresh = Game.objects.get(pk=game.pk)
+        return play.record_round(fresh, knock(fresh, "Ben", ["Cat"]))
+
+    results = at_once([edit, record, record])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    game = Game.objects.get(pk=game.pk)
+    rounds = game.active_rounds()
+    assert len(rounds) == 32 and rounds[0].lowest == [2]
 
 
 def test_a_double_tap_sent_twice_at_once_is_applied_once():

@@ -248,3 +248,26 @@ def test_a_server_that_cannot_hold_streams_says_so_and_the_page_polls(client):
         events = reverse("game-events", args=[game.club.key, game.id])
         assert f'hx-ext="sse" sse-connect="{events}?v=0"' in page
         assert 'hx-trigger="every 2s, sse:changed, sse:beat"' in page
+
+
+def test_a_stream_of_a_link_that_is_replaced_ends_at_the_next_tick():
+    from scorekeeper.models import Club
+    from scorekeeper.models.clubs import key_digest
+
+    game = make_game()
+    key = game.club.key
+
+    async def test(watcher):
+        watcher.tick = 0.05
+        stream = watcher.news(game.id, heard=0, version=0, key=key_digest(key))
+        assert RETRY_LINE.fullmatch(await next_chunk(stream))
+        club = await in_thread(Club.objects.opened_by, key)
+        started = time.monotonic()
+        await in_thread(play.replace_link, club, "secret")
+        assert await next_chunk(stream) == b"event: gone\ndata: gone\n\n"
+        ended_after = time.monotonic() - started
+        with pytest.raises(StopAsyncIteration):
+            await next_chunk(stream)
+        return ended_after
+
+    assert run(test) < 1.0  # not up to the stream's lifetime (600 s)

@@ -25,6 +25,7 @@ from ... import live, play
 from ...lib.qr import qr_svg
 from ...lib.text import sentence
 from ...models import Club, Game, RoundInputs
+from ...models.clubs import key_digest
 from ...play import AlreadyRecorded, StaleGame, TableMustChoose, Unusual
 from ...reports.chart import lives_chart, sheet_rows
 from ...reports.rounds import lives_over_rounds, round_page
@@ -193,7 +194,9 @@ async def game_events(
         busy = HttpResponse(status=503, content_type="text/plain")
         busy["Retry-After"] = str(live.LIFETIME // 10)
         return busy
-    stream = news.news(game_id, _heard(request), version, admitted=admitted)
+    stream = news.news(
+        game_id, _heard(request), version, admitted=admitted, key=key_digest(link.key)
+    )
     admitted.follows(stream)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
