@@ -442,14 +442,16 @@ def edit_round(
         before = game.state
         with writing():
             reload(game, lock=True)
-            if game.version == seen:
+            saved = game.version == seen
+            if saved:
                 old.state, old.changed = Round.EDITED, timezone.now()
                 old.gone_version = new.version = game.version + 1
                 old.save(update_fields=["state", "changed", "gone_version"])
                 new.save()
                 _write_tables(kept)
                 store(game, after, steps)
-                return describe_changes(game.rules, before, after)
+        if saved:
+            return describe_changes(game.rules, before, after)
         # Another phone changed the game while the edit was worked out: work it out again
         # (three times at most: then the phone is told the game changed, and nothing is saved).
         if seen_version is not None:
