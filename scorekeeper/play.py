@@ -104,7 +104,15 @@ class TableMustChoose(InputError):
     the choices, for the page to show them again."""
 
     def __init__(self, step: Step) -> None:
-        super().__init__(_("the rules leave this open: the table must choose"), "choice")
+        # The choices are named, so that a client without the page can send one.
+        choices = "; ".join(f"“{choice.id}” ({choice.words})" for choice in step.result.choices)
+        super().__init__(
+            _(
+                "the rules leave this open: the table must choose, sending “choice” as one of %(choices)s"
+            )
+            % {"choices": choices},
+            "choice",
+        )
         self.step = step
 
 

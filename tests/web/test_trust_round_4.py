@@ -179,3 +179,18 @@ def test_an_import_keeps_to_the_limits_a_club_plays_under(settings):
     assert not Club.objects.exists()
     settings.KNOCK_MOST_PLAYERS = 2000
     assert import_club(data).games.count() == 1
+
+
+def test_a_round_left_to_the_table_is_refused_naming_the_choices(client):
+    game = make_game(players=("Ann", "Ben", "Cat"), preset="kitchen-table")
+    body = {"ending": "dealt_thirty_one", "shown_by": ["Ann", "Ben"]}
+    refused = api_round(client, game, body)
+    assert refused.status_code == 400 and refused.json()["field"] == "choice"
+    said = refused.json()["error"]
+    step = play.preview_round(game, RoundInputs("dealt_thirty_one", shown_by=(0, 1)))
+    assert step.result.choices
+    for choice in step.result.choices:
+        assert f"“{choice.id}” ({choice.words})" in said
+    # One of them, sent back, records the round.
+    chosen = api_round(client, game, {**body, "choice": step.result.choices[0].id})
+    assert chosen.status_code == 200 and chosen.json()["new_round"] is not None
