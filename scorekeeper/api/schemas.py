@@ -538,7 +538,7 @@ class ClubOut(BaseModel):
 
 class SeatOut(BaseModel):
     name: str
-    lives: int
+    lives: int | None = Field(description="Lives left; null in a game played for a pot")
     status: str
     status_label: str
     coins: int | None = Field(description="A game played for a pot: coins up or down; else null")

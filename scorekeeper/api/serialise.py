@@ -54,6 +54,7 @@ def result_data(rules: RuleSet, result: RoundResult) -> dict[str, Any]:
 def state_data(game: Game) -> dict[str, Any]:
     """The game as it stands, from the state stored with it: no round is read."""
     state = game.state
+    pot = game.rules.played_for_pot  # no lives: coins instead
     return {
         "id": str(game.id),
         "version": game.version,
@@ -64,7 +65,7 @@ def state_data(game: Game) -> dict[str, Any]:
         "players": [
             {
                 "name": name,
-                "lives": state.lives[i],
+                "lives": None if pot else state.lives[i],
                 "status": state.statuses[i],
                 "status_label": game.rules.status_label(state.statuses[i]),
                 "coins": state.coins[i] if state.coins else None,

@@ -194,3 +194,16 @@ def test_a_round_left_to_the_table_is_refused_naming_the_choices(client):
     # One of them, sent back, records the round.
     chosen = api_round(client, game, {**body, "choice": step.result.choices[0].id})
     assert chosen.status_code == 200 and chosen.json()["new_round"] is not None
+
+
+def test_a_game_played_for_a_pot_reports_coins_not_lives(client):
+    game = make_game(players=("Ann", "Ben", "Cat"), preset="widow")
+    answer = api_round(client, game, {"ending": "highest", "winners": ["Ben"]}).json()
+    assert [(p["name"], p["lives"], p["coins"]) for p in answer["players"]] == [
+        ("Ann", None, -1),
+        ("Ben", None, 2),
+        ("Cat", None, -1),
+    ]
+    lives = make_game(players=("Ann", "Ben"))
+    answer = api_round(client, lives, {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"]})
+    assert [(p["lives"], p["coins"]) for p in answer.json()["players"]] == [(3, None), (2, None)]
