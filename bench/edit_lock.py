@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from stats import environment  # bench/ is on the path when a script here runs
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -94,20 +95,10 @@ print(json.dumps({{"rounds": long.round_count, "built_s": built, "alone": [p(alo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
-    parser.add_argument("--taps", type=int, default=40)
+    parser.add_argument("--taps", type=int, default=30)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DEBUG": "0",
-            "DJANGO_SECRET_KEY": "bench-" + "x" * 50,
-            "DJANGO_ALLOWED_HOSTS": "testserver",
-            "DJANGO_HTTPS": "0",
-            "DJANGO_LOG_LEVEL": "ERROR",
-            "KNOCK_SQLITE_PATH": str(Path(workdir) / "edit.sqlite3"),
-        }
-        env.pop("DATABASE_URL", None)
+        env = environment("sqlite", Path(workdir))  # production settings, a file of its own
         run = {"cwd": ROOT, "env": env, "capture_output": True, "text": True}
         subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], check=True, **run)
         script = SCRIPT.format(rounds=args.rounds, taps=args.taps, editor=EDITOR)
