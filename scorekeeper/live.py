@@ -41,6 +41,11 @@ from .models import Game
 log = logging.getLogger(__name__)
 
 TICK = 0.25  # seconds between the watcher's queries: how late, at most, a stream hears news
+# On SQLite, between its queries the watcher asks SQLite this often whether any other
+# connection committed (``PRAGMA data_version``: no table is read), and reads the versions at
+# once when one did. Another phone heard of a round 236 ms (p95) after the API answered with the
+# tick alone (docs/benchmarks.md).
+GLANCE = 0.03
 # A beat this often keeps a proxy from closing a quiet stream, and tells the page the stream is
 # alive: a page that hears nothing for longer polls again (static/js/app.js).
 HEARTBEAT = int(os.environ.get("KNOCK_EVENTS_HEARTBEAT", "20"))
@@ -102,6 +107,9 @@ class Watcher:
         self._nudged = asyncio.Event()
         self._listener: asyncio.Task[None] | None = None
         self.heard = 0  # how many announcements of a followed game woke the watcher
+        self.glance = GLANCE
+        self.glances = 0  # how many times it asked SQLite whether anything was committed
+        self._data_version: int | None = None
 
     async def run(self, function: Callable[..., Any], *args: Any) -> Any:
         """Run a function that reads the database on the watcher's thread."""
@@ -189,9 +197,13 @@ class Watcher:
     async def _watch(self) -> None:
         """While any stream is open: read the versions of every game followed, in one query,
         and wake the streams of those that changed."""
+        glance = connection.vendor == "sqlite" and self.glance < self.tick
         while self.games:
-            with contextlib.suppress(TimeoutError):  # the tick: looked at even without news
-                await asyncio.wait_for(self._nudged.wait(), self.tick)
+            if glance:
+                await self._glance_until_committed()
+            else:
+                with contextlib.suppress(TimeoutError):  # the tick: looked at even without news
+                    await asyncio.wait_for(self._nudged.wait(), self.tick)
             self._nudged.clear()
             ids = list(self.games)
             if not ids:
@@ -212,6 +224,24 @@ class Watcher:
                 now, keys = versions.get(game_id, (None, frozenset()))
                 if watched is not None and (now != watched.version or keys != watched.keys):
                     watched.move_to(now, keys)
+
+    async def _glance_until_committed(self) -> None:
+        """On SQLite: wait until another connection committed (or the tick is up, whatever
+        SQLite says), asking every ``glance`` seconds."""
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + self.tick
+        while loop.time() < ends and self.games:
+            await asyncio.sleep(self.glance)
+            try:
+                now = await self.run(_data_version)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the query's own failures are the versions' read to report
+                return
+            self.glances += 1
+            if now != self._data_version:
+                self._data_version = now
+                return
 
     async def _listen(self) -> None:
         """On PostgreSQL: hear every announced change of a game while streams are open, and
@@ -284,6 +314,13 @@ def _versions(ids: list[uuid.UUID]) -> dict[uuid.UUID, tuple[int, frozenset[str]
         "id", "version", "club__key_hash", "club__view_key_hash"
     )
     return {id: (version, frozenset(keys)) for id, version, *keys in rows}
+
+
+def _data_version() -> int:
+    """SQLite's count of commits by other connections, as this connection sees it."""
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA data_version")
+        return int(cursor.fetchone()[0])
 
 
 def _listening_params() -> dict[str, Any]:
