@@ -9,6 +9,8 @@ at fault in the same way.
 
 from __future__ import annotations
 
+import itertools
+import unicodedata
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -131,9 +133,24 @@ def _string(schema: dict[str, Any] | None = None, **extra: Any) -> WithJsonSchem
 # What ``_text`` refuses, in the JSON schemas' words: control characters, and for a text that
 # may not be empty, nothing but spaces (the spaces str.strip() takes away). It also refuses
 # lone surrogates, which a JSON schema's pattern cannot name.
-_CLEAN = "[^\\u0000-\\u001F\\u007F-\\u009F]"
+def _format_ranges() -> str:
+    """The format characters of the Basic Multilingual Plane (bidi overrides, zero-width
+    characters), as a character class's ranges: names refuse them (``clean_name_text``). The
+    few beyond it are left to the check, which the pattern cannot name in every dialect."""
+    chars = [c for c in range(0x10000) if unicodedata.category(chr(c)) == "Cf"]
+    ranges, start = [], chars[0]
+    for before, c in itertools.pairwise([*chars, -1]):
+        if c != before + 1:
+            ranges.append(f"\\u{start:04X}" + ("" if before == start else f"-\\u{before:04X}"))
+            start = c
+    return "".join(ranges)
+
+
+_FORMAT = _format_ranges()
+_CLEAN = f"[^\\u0000-\\u001F\\u007F-\\u009F{_FORMAT}]"
 _SHOWN = (
-    "[^\\u0000-\\u0020\\u007F-\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]"
+    "[^\\u0000-\\u0020\\u007F-\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000"
+    f"{_FORMAT}]"
 )
 CLEAN = f"^{_CLEAN}*$"
 SOME = f"^{_CLEAN}*{_SHOWN}{_CLEAN}*$"

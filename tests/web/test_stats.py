@@ -174,9 +174,9 @@ def test_the_page_through_both_links(client, club):
     assert board.index(">Ben<") < board.index(">Ana<") < board.index(">Cara<")
     assert "2 of 3 <small>(1 tie)</small>" in board
     assert "0 %" in board and "100 %" in board  # Ana caught on her one knock; Ben never
-    assert 'Dev</a> <span class="badge">retired</span>' in board
+    assert 'Dev</bdi></a> <span class="badge">retired</span>' in board
     h2h = page[page.index("Head to head") :]
-    assert '<th scope="row">Ben</th><td>—</td><td>2</td><td>1</td>' in h2h.replace("\n", "")
+    assert '<th scope="row"><bdi>Ben</bdi></th><td>—</td><td>2</td><td>1</td>' in h2h.replace("\n", "")
     view = client.get(reverse("view-stats", args=[club.view_key]))
     assert view.status_code == 200 and "Leaderboard" in view.content.decode()
     filtered = client.get(reverse("stats", args=[club.key]) + "?since=nonsense").content.decode()
@@ -279,10 +279,10 @@ def test_the_home_page_offers_to_continue_the_games_in_progress(client):
 def test_a_players_page_and_the_records(client, club):
     ana = club.players.named("Ana")
     page = client.get(reverse("stats", args=[club.key])).content.decode()
-    assert f'href="/c/{club.key}/players/{ana.pk}/stats">Ana</a>' in page
+    assert f'href="/c/{club.key}/players/{ana.pk}/stats"><bdi>Ana</bdi></a>' in page
     records = page[page.index("Records") :]
     assert "<dt>Longest game</dt><dd>4 rounds" in records
-    assert "<dt>Most 31s in one game</dt><dd>Ben, 1" in records
+    assert "<dt>Most 31s in one game</dt><dd><bdi>Ben</bdi>, 1" in records
     assert "<dt>Biggest comeback</dt><dd>—" in records  # no winner was ever on the last chance
     assert 'role="img"' in page and "Games won: Ben won 2 of 3" in page
     page = client.get(reverse("player-stats", args=[club.key, ana.pk])).content.decode()
