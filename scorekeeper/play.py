@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -256,9 +257,11 @@ def start_game(
     preset: str,
     mode: str = Game.Mode.REFEREE,
     name: str = "",
+    id: uuid.UUID | None = None,
 ) -> Game:
     """A new game, its players in seat order: a player of the club, or a name (the club's
-    player of that name, added if new). All of it or nothing."""
+    player of that name, added if new), under ``id`` where one is given. All of it or
+    nothing."""
     if len(seats) < 2:
         raise InputError(_("pick at least two players"), "players")
     if len(seats) > rules.max_players:
@@ -284,13 +287,13 @@ def start_game(
         if len({p.pk for p in players}) != len(players):
             raise InputError(_("a player can sit at the table only once"), "players")
         state = start_state(rules, [player.name for player in players], first_dealer)
-        readings = sorted(PRESETS[preset].readings) if preset in PRESETS else []
         game = Game.objects.create(
+            id=id or uuid.uuid4(),
             club=club,
             preset=preset,
             rules_data=rules.as_dict(),
             rules_version=RULES_VERSION,
-            readings=readings,
+            readings=readings_of(preset),
             first_dealer=first_dealer,
             state_data=stored_state(state),
             mode=mode,
@@ -302,12 +305,76 @@ def start_game(
     return game
 
 
-def play_again(game: Game) -> Game:
-    """The same players, seats and rules; the first deal moves one seat to the left."""
+def readings_of(preset: str) -> list[str]:
+    """Where a preset's rules are our reading of its source: shown on the rules card."""
+    return sorted(PRESETS[preset].readings) if preset in PRESETS else []
+
+
+# The next game's id where a phone has not made it yet: one per game played again, so the page
+# of that next game is drawn (and kept by the page caches) for this game alone.
+NEXT_GAME = uuid.UUID("8c3d3f0e-5e2b-4f7a-9a51-6b0d0e1c4a31")
+
+
+def next_game_id(game: Game) -> uuid.UUID:
+    """The id that stands in for the next game's, in the page of it drawn ahead."""
+    return uuid.uuid5(NEXT_GAME, str(game.id))
+
+
+def next_game(game: Game) -> Game:
+    """The game "Play again" starts, as it will start, not saved: the same players, seats,
+    rules and way of asking for a round; the first deal one seat to the left. Its id stands in
+    for the one a phone makes (``play_again``): the phone draws this game's page without a
+    connection from it."""
     seats = game.seat_list
     first = (game.first_dealer + 1) % len(seats)
     players = [seat.player for seat in seats]
-    return start_game(game.club, players, first, game.rules, game.preset, game.mode)
+    new = Game(
+        id=next_game_id(game),
+        club=game.club,
+        preset=game.preset,
+        rules_data=game.rules.as_dict(),
+        rules_version=RULES_VERSION,
+        readings=readings_of(game.preset),
+        first_dealer=first,
+        state_data=stored_state(start_state(game.rules, [p.name for p in players], first)),
+        mode=game.mode,
+    )
+    new.__dict__["seat_list"] = [
+        GameSeat(game=new, player=player, position=i) for i, player in enumerate(players)
+    ]
+    return new
+
+
+def play_again(game: Game, id: uuid.UUID | None = None) -> Game:
+    """The next game (``next_game``), saved; under ``id`` where the phone made one (it may
+    have played the game's first rounds already, without a connection). Sent again, the same
+    id is the same game."""
+    if id is not None:
+        if id == next_game_id(game):
+            raise InputError(_("make a new id for the game on the phone"), "id")
+        kept = Game.objects.filter(pk=id).first()
+        if kept is not None:
+            if kept.club_id != game.club_id:
+                raise InputError(_("this id is another game's: make a new one"), "id")
+            return kept
+    new = next_game(game)
+    try:
+        return start_game(
+            game.club,
+            [seat.player for seat in new.seat_list],
+            new.first_dealer,
+            game.rules,
+            game.preset,
+            game.mode,
+            id=id,
+        )
+    except IntegrityError:  # the same id sent twice at once: the first one made it
+        if id is None:
+            raise
+        kept = Game.objects.filter(pk=id, club=game.club).first()
+        if kept is None:
+            raise InputError(_("this id is another game's: make a new one"), "id") from None
+        return kept
 
 
 def name_game(game: Game, name: str) -> None:

@@ -67,6 +67,12 @@ async function page(request) {
   const kept = await caches.open(PAGES);
   try {
     const response = await fetch(request);
+    if (response.status === 404) {
+      // A game this phone started without a connection, that Knock has not heard of yet
+      // (again.js): its page as the phone made it, until its start is sent.
+      const made = await kept.match(request, SAME);
+      if (made && made.headers.get("Knock-Made-On-Phone")) return made;
+    }
     await keep(kept, request, response.clone());
     return response;
   } catch (error) {

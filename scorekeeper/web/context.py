@@ -40,6 +40,11 @@ def _words() -> dict[str, str]:
         ),
         "drop": _("Drop them"),
         "undone_waiting": _("Round {n} taken back: it had not been sent."),
+        "play_again": _("Play again"),
+        "again_not_kept": _(
+            "No connection, and this phone has not kept the next game yet: connect once to "
+            "play again."
+        ),
         "copied": _("Copied: paste it where the group will see it."),
         # {words} is what the chosen rule set says.
         "as_the_rules_say": _("As the rules say: {words}"),

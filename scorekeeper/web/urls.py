@@ -27,6 +27,7 @@ game_patterns: list[URLPattern | URLResolver] = [
     path("rounds/<int:number>/edit", games.edit_round, name="edit-round"),
     path("log", games.round_log, name="round-log"),
     path("again", games.play_again, name="play-again"),
+    path("again/next", games.next_game, name="next-game"),
 ]
 
 # A club's pages under its secret link: c/<key>/...

@@ -108,6 +108,14 @@
       line.textContent = `${view.result_words}.`;
     }
     winner.replaceChildren(line);
+    if (document.getElementById("again")) {
+      // Play again, with or without a connection (again.js).
+      const again = document.createElement("button");
+      again.type = "button";
+      again.className = "primary play-again-phone";
+      again.textContent = word("play_again", "Play again");
+      winner.append(again);
+    }
   }
 
   /* The table after a round this phone played: `waiting` when the server has not saved it. */

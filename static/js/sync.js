@@ -26,7 +26,11 @@
      before anything sent. An Undo that could not be sent is sent once when the connection is
      back. */
   const NOT_SENT = "Not saved: no connection. Knock will send it when the connection is back.";
-  const WAITING = `knock-waiting:${location.pathname}`;
+  const WAITING_OF = "knock-waiting:";
+  const WAITING = WAITING_OF + location.pathname;
+  // A game this phone started without a connection ("Play again", again.js): how to start it
+  // on the server, which comes before any of its rounds.
+  const START_OF = "knock-start:";
   let unsentUndo = null;
   let sending = false;
 
@@ -102,6 +106,15 @@
     const box = document.getElementById("waiting");
     if (!box) return;
     const rounds = waiting();
+    const start = JSON.parse(localStorage.getItem(START_OF + location.pathname) || "null");
+    if (start && start.refused) {
+      // Knock would not start the game this phone started (a club's games full, say).
+      const said = document.createElement("p");
+      said.className = "error";
+      said.textContent = start.refused;
+      box.hidden = false;
+      return box.replaceChildren(said);
+    }
     box.hidden = !rounds.length;
     if (!rounds.length) return box.replaceChildren();
     const count = document.createElement("p");
@@ -199,8 +212,9 @@
       const params = event.detail.parameters;
       params.client_id = tapId();
       const rounds = waiting();
-      if (rounds.length) {
-        // Rounds wait before this one: it waits behind them, made on the table they lead to.
+      if (rounds.length || startWaits()) {
+        // Rounds wait before this one (or the game's start): it waits behind them, made on
+        // the table they lead to.
         event.preventDefault();
         params.version = String(tableVersion() + rounds.length);
         const body = new URLSearchParams(event.detail.formData);
@@ -240,7 +254,7 @@
     "click",
     (event) => {
       const confirm = event.target.closest && event.target.closest("#record button[name=confirm]");
-      if (!confirm || confirm.disabled || waiting().length) return;
+      if (!confirm || confirm.disabled || waiting().length || startWaits()) return;
       playOnPhone([new URLSearchParams(new FormData(confirm.form)).toString()]);
     },
     true
@@ -268,32 +282,87 @@
     }
   }
 
+  function startWaits() {
+    return localStorage.getItem(START_OF + location.pathname) !== null;
+  }
+
+  /* A POST as htmx makes it for the table; null without a connection to Knock. */
+  async function post(url, body) {
+    let response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        body,
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "HX-Request": "true",
+          "HX-Target": "table",
+          "HX-Current-URL": location.href,
+        },
+      });
+    } catch (error) {
+      return null;
+    }
+    return [502, 503, 504].includes(response.status) ? null : response;
+  }
+
+  /* The game at `path` started on the server, where this phone started it without a
+     connection; false while it cannot be (no connection, or refused: said on its page). */
+  async function started(path) {
+    const key = START_OF + path;
+    const start = JSON.parse(localStorage.getItem(key) || "null");
+    if (!start) return true;
+    if (start.refused) return false;
+    const response = await post(start.url, start.body);
+    if (!response) return false;
+    if (response.ok) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify({ ...start, refused: await response.text() }));
+    return response.ok;
+  }
+
+  /* The rounds waiting for the games of other pages (the game before a Play again without a
+     connection, say): sent in order, their pages drawn by nobody; a round not saved stops
+     them, for its own page to say. */
+  async function sendElsewhere() {
+    const paths = new Set();
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      for (const prefix of [WAITING_OF, START_OF]) {
+        if (key.startsWith(prefix) && key !== prefix + location.pathname) paths.add(key.slice(prefix.length));
+      }
+    }
+    for (const path of paths) {
+      if (!(await started(path))) continue;
+      const key = WAITING_OF + path;
+      for (;;) {
+        const rounds = JSON.parse(localStorage.getItem(key) || "[]");
+        if (!rounds.length || rounds[0].refused) break;
+        const response = await post(rounds[0].url, rounds[0].body);
+        if (!response) return; // no connection after all
+        const outcome = response.headers.get(OUTCOME);
+        if (outcome === "saved" || outcome === "already") rounds.shift();
+        else rounds.forEach((round) => (round.refused = true));
+        if (rounds.length) localStorage.setItem(key, JSON.stringify(rounds));
+        else localStorage.removeItem(key);
+        if (outcome !== "saved" && outcome !== "already") break;
+      }
+    }
+  }
+
   /* The waiting rounds, in order, each with what it was made with; stops at the first that
-     cannot be sent (no connection) or is not saved (the table changed, or the form refused). */
+     cannot be sent (no connection) or is not saved (the table changed, or the form refused).
+     A game this phone started is started on the server first. */
   async function send() {
     if (sending) return;
     sending = true;
     try {
+      if (!(await started(location.pathname))) return;
       for (;;) {
         const rounds = waiting();
         if (!rounds.length || rounds[0].refused) break;
-        let response;
-        try {
-          response = await fetch(rounds[0].url, {
-            method: "POST",
-            body: rounds[0].body,
-            credentials: "same-origin",
-            headers: {
-              "Content-Type": "application/x-www-form-urlencoded",
-              "HX-Request": "true",
-              "HX-Target": "table",
-              "HX-Current-URL": location.href,
-            },
-          });
-        } catch (error) {
-          break; // still no connection
-        }
-        if ([502, 503, 504].includes(response.status)) break;
+        const response = await post(rounds[0].url, rounds[0].body);
+        if (!response) break; // still no connection
         const outcome = response.headers.get(OUTCOME);
         const html = await response.text();
         buzzIfSaved(outcome);
@@ -332,7 +401,7 @@
   }
 
   function resend() {
-    send();
+    send().then(sendElsewhere);
     const tap = unsentUndo;
     unsentUndo = null;
     if (!waiting().length) delete document.documentElement.dataset.unsent;
@@ -370,18 +439,23 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     keepWaiting(waiting());
-    if (navigator.onLine) send();
+    if (navigator.onLine) send().then(sendElsewhere);
     // The engine comes after the first paint, and after the page's own work: it never delays
     // the table. (Not at "load": without a connection a load can wait on a request for ever.)
-    const where = document.getElementById("engine");
-    if (!where) return;
+    // So does Play again's (again.js).
+    const scripts = [document.getElementById("engine"), document.getElementById("again")]
+      .filter(Boolean)
+      .map((where) => where.dataset.client || where.dataset.script);
+    if (!scripts.length) return;
     requestAnimationFrame(() => {
       const later = window.requestIdleCallback || ((run) => window.setTimeout(run, 200));
       later(
         () => {
-          const client = document.createElement("script");
-          client.src = where.dataset.client;
-          document.head.append(client);
+          for (const src of scripts) {
+            const script = document.createElement("script");
+            script.src = src;
+            document.head.append(script);
+          }
         },
         { timeout: 2000 }
       );

@@ -4,6 +4,8 @@ keeps a table playing without a connection."""
 
 import json
 import random
+import re
+import uuid
 
 import pytest
 from django.utils import translation
@@ -378,3 +380,53 @@ def test_two_phones_offline_on_the_same_round_lose_neither(browser, live_server)
         context_b.close()
     rounds = Round.objects.filter(game=game).order_by("number")
     assert [(r.number, r.lowest) for r in rounds] == [(1, [2]), (2, [1])]
+
+
+NEXT_KEPT = """async () => {
+    const where = document.getElementById("again");
+    return !!(await (await caches.open("pages")).match(where.dataset.next));
+}"""
+
+
+def test_a_whole_game_and_the_next_one_in_airplane_mode(browser, live_server):
+    """From the first round to the winner, then Play again with the same players: the new
+    game's id made on the phone, its rounds played on it; once back online, Knock holds both
+    games as the phone played them, each round once."""
+    game = make_game(players=("Ana", "Ben"), lives=1)
+    club = game.club
+    with wifi_to(live_server) as (wifi, base):
+        context, page = offline_phone(browser, base, game)
+        page.wait_for_function(NEXT_KEPT)
+        wifi.cut()
+        tap_round(page, 0, 1)  # Ben on the county
+        tap_round(page, 0, 1)  # Ben out: Ana wins
+        expect(page.locator("#table .winner")).to_contain_text("Ana wins!")
+        page.get_by_role("button", name="Play again").click()
+        page.wait_for_url(lambda url: str(game.id) not in url and re.search(r"/g/[^/]+/$", url))
+        new_id = uuid.UUID(page.url.rstrip("/").rsplit("/", 1)[1])
+        assert new_id not in (game.id, play.next_game_id(game))
+        expect(page.locator("#table h1")).to_have_text("Round 1")
+        expect(page.locator("#table .meta strong")).to_have_text("Ben")  # the deal moved on
+        engine_ready(page)
+        tap_round(page, 1, 0)  # Ben knocks, Ana is lowest
+        expect(page.locator("#table h1")).to_have_text("Round 2")
+        expect(page.locator("#toast")).to_contain_text("Ana")
+        expect(page.locator("#record .tile.unsaved")).to_have_count(2)
+        expect(page.locator("#waiting .count")).to_have_text("1 round not sent yet")
+        assert Game.objects.filter(club=club).count() == 1 and Round.objects.count() == 0
+        wifi.mend()
+        page.locator("#waiting .retry").click()
+        expect(page.locator("#waiting")).to_be_hidden(timeout=20_000)
+        expect(page.locator("#record .tile.unsaved")).to_have_count(0)
+        # The game before it: its rounds waited under its own page, and went too.
+        page.wait_for_function(
+            "() => !Object.keys(localStorage).some((key) => key.startsWith('knock-'))",
+            timeout=20_000,
+        )
+        context.close()
+    old, new = Game.objects.get(pk=game.pk), Game.objects.get(pk=new_id)
+    assert old.finished and old.state.winner == "Ana"
+    assert [(r.knocker, r.lowest) for r in old.rounds.order_by("number")] == [(0, [1]), (0, [1])]
+    assert new.club_id == club.id and new.first_dealer == 1 and new.rules_data == old.rules_data
+    assert [(r.knocker, r.lowest) for r in new.rounds.all()] == [(1, [0])]
+    assert Game.objects.filter(club=club).count() == 2

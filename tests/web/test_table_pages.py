@@ -1,11 +1,14 @@
 """Clubs, games and the table page through real HTTP requests to the test client."""
 
+import html
 import re
+import uuid
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.text import capfirst
 
 from scorekeeper import play
 from scorekeeper.models import Club, Game, Round, RoundInputs
@@ -406,6 +409,56 @@ def test_the_end_shows_the_winner_stops_recording_and_offers_play_again(client):
     again = Game.objects.exclude(pk=game.pk).get()
     again.club = game.club
     assert response["Location"] == again.get_absolute_url()
+
+
+def test_the_next_game_is_drawn_ahead_under_a_stand_in_id_and_nothing_is_saved(client):
+    game = record_knocks(make_game(players=("Ann", "Ben", "Cat")), [("Ann", ["Ben"])])
+    table = text(client.get(game.get_absolute_url()))
+    stand_in = str(play.next_game_id(game))
+    assert f'data-stand-in="{stand_in}"' in table
+    page = text(client.get(url("next-game", game)))
+    # The next game's table: round 1, the deal one seat on, its links under the stand-in.
+    assert "Round 1" in page and "<strong>Ben</strong> deals" in page
+    assert f"/g/{stand_in}/record" in page and f"/g/{game.id}/" not in page
+    assert Game.objects.count() == 1 and Round.objects.count() == 1
+    # The view link has none: it cannot play again.
+    assert client.get(reverse("next-game", args=[game.club.view_key, game.id])).status_code == 404
+
+
+def test_play_again_under_the_phones_id_is_one_game_however_often_it_is_sent(client):
+    game = record_knocks(make_game(players=("Ann", "Ben")), [("Ann", ["Ben"])] * 4)
+    made = uuid.uuid4()
+    htmx = {"HX-Request": "true"}
+    first = client.post(url("play-again", game), {"id": str(made)}, headers=htmx)
+    again = client.post(url("play-again", game), {"id": str(made)}, headers=htmx)
+    new = Game.objects.get(pk=made)
+    new.club = game.club  # opened by its link, which the stored club does not keep
+    assert first["HX-Redirect"] == again["HX-Redirect"] == new.get_absolute_url()
+    assert Game.objects.count() == 2 and new.first_dealer == 1
+    assert list(new.state.names) == ["Ann", "Ben"] and new.rules_data == game.rules_data
+
+
+@pytest.mark.parametrize(
+    "sent, said",
+    [
+        ("not-an-id", "id: Enter a valid UUID."),
+        ("stand-in", "id: make a new id for the game on the phone"),
+        ("another club's", "id: this id is another game"),
+    ],
+)
+def test_play_again_refuses_an_id_it_cannot_take_and_saves_nothing(client, sent, said):
+    game = make_game(players=("Ann", "Ben"))
+    other = make_game(players=("Dan", "Eve"))
+    ids = {"stand-in": str(play.next_game_id(game)), "another club's": str(other.id)}
+    response = client.post(
+        url("play-again", game), {"id": ids.get(sent, sent)}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 400 and response.content.decode().startswith(said)
+    assert Game.objects.count() == 2
+    # The page's own form (no script) is told beside the game.
+    page = client.post(url("play-again", game), {"id": ids.get(sent, sent)}, follow=True)
+    assert capfirst(said.split(": ", 1)[1]) in html.unescape(text(page))
+    assert Game.objects.count() == 2
 
 
 def test_the_round_log_and_its_chart(client):

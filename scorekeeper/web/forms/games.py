@@ -61,6 +61,13 @@ class VersionForm(forms.Form):
     version = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
 
 
+class PlayAgainForm(forms.Form):
+    """ "Play again": the new game's id, where the phone made it (it may have started the game
+    without a connection); none, and the server makes one."""
+
+    id = forms.UUIDField(required=False)
+
+
 class NewGameForm(forms.Form):
     """Who plays, in which seats, who deals first, and under which rules."""
 

@@ -33,6 +33,7 @@ PRECACHED = [
     "js/engine.js",
     "js/sync.js",
     "js/engine-worker.js",
+    "js/again.js",
     "js/share.js",
     "js/new_game.js",
     "js/referee.js",

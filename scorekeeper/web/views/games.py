@@ -19,7 +19,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import trigger_client_event
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from ... import live, play
 from ...lib.qr import qr_svg
@@ -38,7 +38,7 @@ from ...rules.resolve import SHOWN_BY_ONE
 from ...rules.view import seat_views
 from .. import engine
 from ..access import Link, client_address, club_link, game_link, url_link
-from ..forms.games import GameNameForm, NewGameForm, RecordForm, VersionForm
+from ..forms.games import GameNameForm, NewGameForm, PlayAgainForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
 from .app import engine_urls
 
@@ -105,6 +105,10 @@ def table_context(
         "next_round": state.rounds + 1,
         # The engine on the phone plays the next rounds from here (static/js/engine.js).
         "engine": engine_urls() if recording else None,
+        # "Play again" without a connection: the next game's page, drawn ahead (sync.js).
+        "stand_in": play.next_game_id(game)
+        if not (link.read_only or game.abandoned or game.deleted)
+        else None,
         "engine_table": {
             "rules": game.rules_data,
             "rules_version": game.rules_version,
@@ -593,7 +597,33 @@ def log_entry(state: GameState, step: Step) -> dict:
 @require_POST
 @game_link()
 def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    club = game.club
-    new = play.play_again(game)
+    """The next game, saved; under the id the phone made, where it sends one (sent again, the
+    same game). The phone's own request (htmx's headers) is answered with where it is."""
+    form = PlayAgainForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise InputError(form.errors["id"][0], "id")
+        new = play.play_again(game, form.cleaned_data["id"])
+    except InputError as refusal:
+        if request.htmx:
+            return HttpResponse(
+                f"{refusal.field}: {refusal.message}", status=400, content_type="text/plain"
+            )
+        messages.error(request, capfirst(refusal.message))
+        return redirect(game)
     messages.success(request, _("A new game with the same players and rules: the deal moved on."))
-    return redirect(reverse("game", args=[club.key, new.id]))
+    where = reverse("game", args=[game.club.key, new.id])
+    return HttpResponseClientRedirect(where) if request.htmx else redirect(where)
+
+
+@require_GET
+@game_link()
+def next_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The table page of the game "Play again" starts, drawn before it exists (nothing is
+    saved): kept by the phone, which plays again from it without a connection under an id it
+    makes (static/js/sync.js)."""
+    new = play.next_game(game)
+    context = {**table_context(new, request.link), "page_path": new.get_absolute_url()}
+    response = render(request, "scorekeeper/game.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
