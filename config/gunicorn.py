@@ -34,7 +34,10 @@ access_log_format = (
 class RedactingLogger(Logger):
     """gunicorn's logs, with every club key taken out: of paths and referrers in the access
     log, and of everything in the error log (a bad request's line, a worker's traceback); a
-    line of the error log that repeats is written once, with a count."""
+    line of the error log that repeats is written once, with a count. An access line starts
+    with its level, as every other line does."""
+
+    access_fmt = "%(levelname)s %(message)s"
 
     def setup(self, cfg):
         super().setup(cfg)

@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scorekeeper.web.middleware.KeyedPagesStayPrivate",
+    # A database that does not answer: 503 with Retry-After, and a few lines in the log.
+    "scorekeeper.web.middleware.DatabaseOutage",
     "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login
 ]
 
@@ -236,6 +238,7 @@ LOGGING = {
         "redact_keys": {"()": "scorekeeper.lib.redact.RedactKeys"},
         "repeats_once": {"()": "scorekeeper.lib.logs.RepeatsOnce"},
         "request_id": {"()": "scorekeeper.lib.logs.WithRequestId"},
+        "outage_said_once": {"()": "scorekeeper.web.outage.SaidOnce"},
     },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -244,7 +247,7 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["redact_keys", "repeats_once", "request_id"],
+            "filters": ["outage_said_once", "redact_keys", "repeats_once", "request_id"],
             "formatter": "json" if os.environ.get("KNOCK_LOG_FORMAT") == "json" else "plain",
         },
     },

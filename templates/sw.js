@@ -67,6 +67,12 @@ async function page(request) {
   const kept = await caches.open(PAGES);
   try {
     const response = await fetch(request);
+    if ([502, 503, 504].includes(response.status)) {
+      // Knock is there but cannot answer (its database down, a restart): as without a
+      // connection, the page as last kept.
+      const last = await kept.match(request, SAME);
+      if (last) return last;
+    }
     if (response.status === 404) {
       // A game this phone started without a connection, that Knock has not heard of yet
       // (again.js): its page as the phone made it, until its start is sent.

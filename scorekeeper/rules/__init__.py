@@ -1,6 +1,10 @@
 """The rules of 31 in plain Python: cards, hands, rule sets and round resolution.
 
-Nothing here imports Django: values in, values out.
+Nothing here imports Django: values in, values out. The modules are floors (docs/architecture.md):
+each imports only the ones below it (words and errors at the bottom, then cards, the switches,
+the rule set, hands, the round, the endings, the checks, ``possible``, ``resolve``, the game,
+the view, and the phone's door at the top), never one that uses it, not even inside a function
+(tests/rules/test_engine_shape.py). The browser loads the package as it is.
 """
 
 from .cards import Card, CardError, check_hand, deck, parse_card, parse_cards

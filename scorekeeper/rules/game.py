@@ -97,7 +97,7 @@ def asked_round(
                 typed[seat] = [card.code for card in parse_cards(text)]
             except CardError as refusal:
                 raise InputError(str(refusal), "cards", seat=seat) from None
-    asks = rules.asks(ending) if ending in ROUND_ENDINGS else ()
+    asks = ROUND_ENDINGS[ending].asks(rules) if ending in ROUND_ENDINGS else ()
     return RoundInput(
         ending,
         knocker=knocker if "knocker" in asks else None,

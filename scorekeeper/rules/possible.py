@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
+from .checks import losses_of
 from .endings import ENDINGS
 from .endings.base import Ending
-from .resolve import losses_of
 from .round import Outcome, RoundError, Table, TableDecides
 from .ruleset import RuleSet
 

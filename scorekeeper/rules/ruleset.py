@@ -452,33 +452,6 @@ class RuleSet:
         cards, 10 or 9 from 32."""
         return (self.deck - self.middle_cards) // 3
 
-    # What the endings say of these rules (``rules.endings``: one object per ending).
-
-    @property
-    def endings(self) -> tuple[str, ...]:
-        """The ways a round can end under these rules, in the order a table meets them."""
-        from .endings import ENDINGS
-
-        return tuple(
-            ending.id
-            for ending in ENDINGS.values()
-            if ending.form == self.form and ending.offered(self)
-        )
-
-    @property
-    def lowest_endings(self) -> tuple[str, ...]:
-        """The endings after which the table must say who was lowest (or enter the cards)."""
-        from .endings import ENDINGS
-
-        return tuple(id for id in self.endings if ENDINGS[id].asks_lowest(self))
-
-    def asks(self, ending: str) -> tuple[str, ...]:
-        """The questions a table answers about a round that ended so: of ``knocker``,
-        ``shown_by`` and ``lowest``."""
-        from .endings import ROUND_ENDINGS
-
-        return ROUND_ENDINGS[ending].asks(self)
-
     @property
     def most_lost(self) -> int:
         """The most lives one player can lose in one round under these rules."""
@@ -489,9 +462,6 @@ class RuleSet:
         )
         # The most falls to a knocker, who may lose a life more for not having the top hand.
         return (2 if two else 1) + self.knocker_beaten
-
-    def endings_asking(self, question: str) -> tuple[str, ...]:
-        return tuple(ending for ending in self.endings if question in self.asks(ending))
 
     def _by_last_chance(self, county: str, swimming: str, brink: str) -> str:
         """Of three words (one per last chance), this rule set's."""

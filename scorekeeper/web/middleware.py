@@ -9,12 +9,14 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore as StoredSession
 from django.core.signals import request_finished
+from django.db import connection
 from django.dispatch import receiver
 from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
 from ..lib.logs import new_request_id, request_id
+from .outage import OUTAGE, UNREACHABLE, outage_answer
 
 # A club's secret link, its view link and the API: what they answer is for one club's phones.
 _KEYED = ("/c/", "/v/", "/api/")
@@ -148,3 +150,31 @@ class AdminSessions:
             httponly=True,
             samesite="Lax",
         )
+
+
+class DatabaseOutage(_BothWays):
+    """Answers a request whose view met a database that does not answer (``UNREACHABLE``)
+    with a 503 and Retry-After (web/outage.py); while an outage lasts, the first request of
+    the app server that reads the database again ends it (the events server's views read it
+    in threads of their own)."""
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if iscoroutinefunction(self) or OUTAGE.since is None:
+            return super().__call__(request)
+        read: list[bool] = []
+
+        def reading(execute: Any, sql: Any, params: Any, many: Any, context: Any) -> Any:
+            result = execute(sql, params, many, context)
+            read.append(True)
+            return result
+
+        with connection.execute_wrapper(reading):
+            response = self.get_response(request)
+        if read and response.status_code != 503:
+            OUTAGE.answered()
+        return response
+
+    def process_exception(
+        self, request: HttpRequest, exception: Exception
+    ) -> HttpResponseBase | None:
+        return outage_answer(request, exception) if isinstance(exception, UNREACHABLE) else None

@@ -4,8 +4,6 @@ tries instead of forty. A club's pages carry its secret key (``c/``) or its view
 
 from django.urls import URLPattern, URLResolver, include, path, re_path
 
-from ..api.base import api
-from ..api.base import not_found as api_not_found
 from .views import app, backup, clubs, games, printing, referee
 
 # A game's pages under its club's secret link: c/<key>/g/<game_id>/...
@@ -59,8 +57,6 @@ view_patterns: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("c/<str:key>/", include(club_patterns)),
     path("v/<str:view_key>/", include(view_patterns)),
-    path("api/v1/", api.urls),
-    re_path(r"^api/v1/(?P<path>.*)$", api_not_found),
     path("", clubs.home, name="home"),
     path("clubs/new", clubs.create_club, name="create-club"),
     path("referee/", referee.referee, name="referee"),

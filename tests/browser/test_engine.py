@@ -15,6 +15,8 @@ from scorekeeper import play
 from scorekeeper.models import Game, Round, RoundInputs
 from scorekeeper.rules import PRESETS, SWITCHES, build_rules
 from scorekeeper.rules import phone as engine
+from scorekeeper.rules.endings import asks as questions
+from scorekeeper.rules.endings import offered
 from scorekeeper.rules.game import read_state, start, stored_state
 from scorekeeper.rules.ruleset import RULES_VERSION, json_value
 from scorekeeper.rules.view import capfirst
@@ -107,13 +109,13 @@ def random_rounds(rules, names, dealer, rng, count):
             break
         playing = [str(i) for i, status in enumerate(state.statuses) if status != "out"]
         ending = rng.choice(
-            [*rules.endings, "manual"] if not rules.played_for_pot else rules.endings
+            [*offered(rules), "manual"] if not rules.played_for_pot else offered(rules)
         )
         fields = {"ending": [ending]}
         if ending == "manual":
             fields |= {f"lost_{rng.choice(playing)}": ["1"]}
         else:
-            asks = rules.asks(ending)
+            asks = questions(rules, ending)
             if "knocker" in asks:
                 fields["knocker"] = [rng.choice(playing)]
             if "shown_by" in asks:

@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import PRESETS, RoundError, RulesError, Status, build_rules
+from scorekeeper.rules.endings import lowest_endings, offered
 from scorekeeper.rules.game import (
     GameState,
     RoundInput,
@@ -49,7 +50,7 @@ def games(draw):
         if state.game_over:
             break
         playing = [i for i, status in enumerate(state.statuses) if status != Status.OUT]
-        ending = draw(st.sampled_from((*rules.endings, "manual")))
+        ending = draw(st.sampled_from((*offered(rules), "manual")))
         seat = st.sampled_from(playing)
         counted = draw(st.dictionaries(seat, st.integers(1, rules.most_lost), min_size=1))
         round = RoundInput(
@@ -59,7 +60,7 @@ def games(draw):
             if ending in ("thirty_one", "three_aces", "dealt_thirty_one")
             else (),
             lowest=tuple(draw(st.lists(seat, min_size=1, max_size=2, unique=True)))
-            if ending in rules.lowest_endings
+            if ending in lowest_endings(rules)
             else None,
             # Mostly none: a choice only counts where the rules leave something open.
             choice=draw(st.sampled_from([None] * 6 + ["replay", "revival", "without_31_lose_1"])),

@@ -18,6 +18,7 @@ from scorekeeper.rules import (
     evaluate,
     resolve_round,
 )
+from scorekeeper.rules.endings import offered
 
 HOUSE_RULES = [
     {},
@@ -99,7 +100,7 @@ def rounds(draw):
         seats.append(Seat(f"P{i}", lives, status, hand))
     playing = [s.name for s in seats if s.status != "out"]
     dealer = draw(st.sampled_from(playing)) if playing else None
-    ending = draw(st.sampled_from(rules.endings))
+    ending = draw(st.sampled_from(offered(rules)))
     knocker = draw(st.sampled_from(playing)) if playing and ending in ("knock", "highest") else None
     if playing and ending == "thirty_one":  # a 31 shown after a knock, or with none
         knocker = draw(st.none() | st.sampled_from(playing))

@@ -6,6 +6,8 @@ from fractions import Fraction
 import pytest
 
 from scorekeeper.rules import PRESETS, SWITCHES, RulesError, build_rules
+from scorekeeper.rules.endings import asks as questions
+from scorekeeper.rules.endings import endings_asking, offered
 
 
 def test_the_five_presets_and_the_widow_game_ship_with_their_ids():
@@ -209,10 +211,15 @@ def test_overrides_from_a_form_arrive_as_text():
 
 
 def test_each_rule_set_lists_only_the_endings_it_has():
-    assert PRESETS["scat"].rules.endings == ("knock", "thirty_one", "dealt_thirty_one", "stock_out")
-    assert PRESETS["friendly"].rules.endings == ("knock", "thirty_one", "dealt_thirty_one")
-    assert "three_aces" in PRESETS["schwimmen"].rules.endings
-    assert "thirty_one" not in PRESETS["aces-wild"].rules.endings
+    assert offered(PRESETS["scat"].rules) == (
+        "knock",
+        "thirty_one",
+        "dealt_thirty_one",
+        "stock_out",
+    )
+    assert offered(PRESETS["friendly"].rules) == ("knock", "thirty_one", "dealt_thirty_one")
+    assert "three_aces" in offered(PRESETS["schwimmen"].rules)
+    assert "thirty_one" not in offered(PRESETS["aces-wild"].rules)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -256,13 +263,13 @@ def test_the_player_limit_comes_from_the_deck_and_the_middle(preset, overrides, 
     ],
 )
 def test_each_ending_asks_its_own_questions(preset, ending, asks):
-    assert PRESETS[preset].rules.asks(ending) == asks
+    assert questions(PRESETS[preset].rules, ending) == asks
 
 
 def test_the_endings_asking_a_question_are_those_the_rules_have():
     rules = PRESETS["aces-wild"].rules
-    assert rules.endings_asking("knocker") == ("knock",)  # no 31 in play under aces wild
-    assert rules.endings_asking("shown_by") == ("dealt_thirty_one",)
+    assert endings_asking(rules, "knocker") == ("knock",)  # no 31 in play under aces wild
+    assert endings_asking(rules, "shown_by") == ("dealt_thirty_one",)
 
 
 class TestStoredRules:

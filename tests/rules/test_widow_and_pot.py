@@ -7,6 +7,7 @@ several cards." """
 import pytest
 
 from scorekeeper.rules import PRESETS, RoundError, build_rules
+from scorekeeper.rules.endings import offered
 from scorekeeper.rules.game import RoundInput, advance, play, replay, start, tallies
 
 from .cast import rules_for
@@ -24,7 +25,7 @@ def hand(rules, rounds, names=NAMES):
 
 def test_it_has_no_lives_and_its_own_endings():
     assert WIDOW.form == "pot" and WIDOW.middle == "widow"
-    assert WIDOW.endings == ("highest", "pot_31", "stop")
+    assert offered(WIDOW) == ("highest", "pot_31", "stop")
     # "Deal 3 cards each and 3 more face up in the middle": 52 cards seat 16.
     assert WIDOW.max_players == 16
     # No ending of a game of lives is offered, and no round is counted in lives.
@@ -231,4 +232,4 @@ def test_winners_are_named_only_for_a_hand_played_for_a_pot():
 
 def test_a_pot_game_can_be_built_from_any_preset():
     rules, _preset = build_rules({"preset": "schwimmen", "overrides": {"form": "pot"}})
-    assert rules.endings == ("highest", "pot_31", "stop")
+    assert offered(rules) == ("highest", "pot_31", "stop")

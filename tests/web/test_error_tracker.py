@@ -65,7 +65,8 @@ def test_an_error_reaches_the_tracker_without_the_club_key(tmp_path):
                     f"{base}/c/{KEY}/?from={KEY}", headers={"Cookie": "sessionid=a-cookie-jar"}
                 )
                 urllib.request.urlopen(request, timeout=10)
-            assert failed.value.code == 500
+            # Answered 503 (scorekeeper/web/outage.py), and said to the tracker once.
+            assert failed.value.code == 503
             deadline = time.monotonic() + 10
             while not tracker.envelopes and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -75,11 +76,13 @@ def test_an_error_reaches_the_tracker_without_the_club_key(tmp_path):
     sent = "\n".join(tracker.envelopes)
     assert "OperationalError" in sent
     assert KEY not in sent
-    events = [json.loads(line) for line in sent.splitlines() if '"exception"' in line]
-    assert events and "/c/…/" in events[0]["request"]["url"]
+    # The outage's one line, as the tracker's event, with the page it began on, keyless.
+    events = [json.loads(line) for line in sent.splitlines() if '"logentry"' in line]
+    assert events and events[0]["logger"] == "scorekeeper.outage"
+    assert events[0]["level"] == "error" and events[0]["transaction"] == "/c/…/"
     # No cookie, body or address of the player goes with it.
     assert "a-cookie-jar" not in sent and "REMOTE_ADDR" not in sent
-    assert not events[0]["request"].get("data")
+    assert not events[0].get("request", {}).get("data")
 
 
 def test_without_a_dsn_nothing_is_set_up_to_send(monkeypatch):

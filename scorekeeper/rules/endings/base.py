@@ -19,7 +19,7 @@ QUESTIONS: tuple[Question, ...] = ("knocker", "shown_by", "lowest", "winners")
 
 
 class Ending:
-    """A way a round ends. Subclasses set the words and say what differs.
+    """A way a round ends (one module of this package each, its class ``@declared``). Subclasses set the words and say what differs.
 
     ``knocker``: the knocker is ``required`` (a knock), ``asked`` but may be nobody (a 31 after
     a knock), ``allowed`` when given but not asked, or ``refused`` (``no_knocker`` says why).
@@ -28,6 +28,7 @@ class Ending:
     """
 
     id: ClassVar[str]
+    order: ClassVar[int]  # where a table meets it among the others (its chip's place)
     words: ClassVar[str]  # how the round ended: "a knock and a showdown"
     chip: ClassVar[str]  # the tap target's short word: "Knock"
     knocker: ClassVar[Literal["required", "asked", "allowed", "refused"]] = "refused"
@@ -105,3 +106,14 @@ def worth_31(state: RoundState, name: str, at_least: bool = False) -> None:
         % {"name": name, "value": points(value), "worth": worth},
         "shown_by",
     )
+
+
+# Every way a round ends, as its module declares it (``@declared``); the package's
+# ``__init__`` imports each module and orders them.
+DECLARED: list[Ending] = []
+
+
+def declared[E: type[Ending]](ending: E) -> E:
+    """Declares a way a round ends: the engine, the forms and the API know it from here."""
+    DECLARED.append(ending())
+    return ending

@@ -6,11 +6,13 @@ from __future__ import annotations
 from ..round import RoundError, RoundState
 from ..words import _, gettext_noop
 from ..words import lives as lives_word
-from .base import COUNTED, Ending
+from .base import COUNTED, Ending, declared
 
 
+@declared
 class CountedByHand(Ending):
     id = COUNTED
+    order = 100
     words = gettext_noop("counted by hand")
     chip = gettext_noop("Counted by hand")
     by_hand = True
@@ -59,12 +61,9 @@ class CountedByHand(Ending):
                 )
 
     def score(self, state: RoundState) -> None:
-        from ..possible import gives  # the engine, asked of the other endings
-
         losses = state.outcome.losses or {}
         state.story.append(_("The table counted this round by hand."))
-        if not gives(state.rules, state.table, losses):
-            state.unusual = True
+        if state.unusual:  # no round of these rules costs these lives (``resolve`` asked)
             state.story.append(
                 _("No round of these rules costs these lives; it is kept as the table counted it.")
             )

@@ -9,11 +9,13 @@ from ..round import Choice, RoundError, RoundState, pick
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop, ngettext
 from ..words import names as _names
-from .base import Ending, worth_31
+from .base import Ending, declared, worth_31
 
 
+@declared
 class DealtThirtyOne(Ending):
     id = "dealt_thirty_one"
+    order = 40
     words = gettext_noop("a 31 dealt")
     chip = gettext_noop("Dealt 31")
     no_knocker = gettext_noop("nobody knocked: a dealt 31 is shown before anyone plays")

@@ -6,11 +6,13 @@ from ..lowest import knocker_beaten, showdown
 from ..round import RoundState
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop
-from .base import Ending
+from .base import Ending, declared
 
 
+@declared
 class Knock(Ending):
     id = "knock"
+    order = 10
     words = gettext_noop("a knock and a showdown")
     chip = gettext_noop("Knock")
     knocker = "required"

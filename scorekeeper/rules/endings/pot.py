@@ -7,11 +7,13 @@ from __future__ import annotations
 from ..pot import highest_of
 from ..round import RoundState
 from ..words import _, gettext_noop
-from .base import Ending, worth_31
+from .base import Ending, declared, worth_31
 
 
+@declared
 class Highest(Ending):
     id = "highest"
+    order = 70
     words = gettext_noop("a knock, one more turn each, and the highest hand wins")
     chip = gettext_noop("Knock")
     knocker = "asked"
@@ -29,8 +31,10 @@ class Highest(Ending):
         state.winners = highest_of(state)
 
 
+@declared
 class PotThirtyOne(Ending):
     id = "pot_31"
+    order = 80
     words = gettext_noop("a 31, which knocks at once and wins")
     chip = "31"
     shows = "one"
@@ -53,8 +57,10 @@ class PotThirtyOne(Ending):
         state.winners = [who]
 
 
+@declared
 class Stop(Ending):
     id = "stop"
+    order = 90
     words = gettext_noop("the table stops playing")
     chip = gettext_noop("End the game")
     form = "pot"

@@ -9,11 +9,13 @@ from ..round import RoundState
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop
 from ..words import names as _names
-from .base import Ending
+from .base import Ending, declared
 
 
+@declared
 class SecondKnock(Ending):
     id = "second_knock"
+    order = 20
     words = gettext_noop("two knocks and a showdown")
     chip = gettext_noop("Second knock")
     knocker = "required"

@@ -6,11 +6,13 @@ from ..lowest import showdown
 from ..round import RoundState
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop
-from .base import Ending
+from .base import Ending, declared
 
 
+@declared
 class StockOut(Ending):
     id = "stock_out"
+    order = 60
     words = gettext_noop("the stock running out")
     chip = gettext_noop("Stock out")
     no_knocker = gettext_noop("nobody knocked: the stock ran out before anyone knocked")

@@ -7,11 +7,13 @@ from ..lowest import showdown
 from ..round import RoundState
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop
-from .base import Ending, worth_31
+from .base import Ending, declared, worth_31
 
 
+@declared
 class ThirtyOne(Ending):
     id = "thirty_one"
+    order = 30
     words = gettext_noop("a 31 shown in play")
     chip = "31"
     knocker = "asked"

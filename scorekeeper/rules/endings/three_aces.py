@@ -5,11 +5,13 @@ from __future__ import annotations
 from ..round import RoundError, RoundState
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop
-from .base import Ending
+from .base import Ending, declared
 
 
+@declared
 class ThreeAces(Ending):
     id = "three_aces"
+    order = 50
     words = gettext_noop("three aces (fire)")
     chip = gettext_noop("Three aces")
     knocker = "allowed"

@@ -24,11 +24,11 @@ from ...rules import (
     build_rules,
 )
 from ...rules.cards import Card, CardError, check_hand, parse_cards
-from ...rules.endings import BY_HAND
+from ...rules.checks import hand_problems
+from ...rules.endings import BY_HAND, asks, offered
 from ...rules.errors import InputError
 from ...rules.game import GameState, asked_round
 from ...rules.hands import evaluate
-from ...rules.resolve import hand_problems
 from ...rules.ruleset import json_value, value_words
 from .clubs import plain_text
 from .house_rules import house_rule_field, house_rules_initial
@@ -358,14 +358,14 @@ class RecordForm(forms.Form):
         kwargs["initial"].setdefault("version", game.version)
         kwargs["initial"].setdefault("client_id", uuid.uuid4().hex)
         # The round a table records most: a knock (for a pot too). Counting by hand, the only one.
-        kwargs["initial"].setdefault("ending", COUNTED if game.counting else game.rules.endings[0])
+        kwargs["initial"].setdefault("ending", COUNTED if game.counting else offered(game.rules)[0])
         super().__init__(*args, **kwargs)
         self.game = game
         # The table the round is played from: now, or before the round an edit is about.
         self.before = before
         # The names come with the stored state: the page reads no seat.
         self.seats = seats = list(enumerate(game.state.names))
-        endings = game.rules.endings
+        endings = offered(game.rules)
         # A game played for a pot counts no lives, so no round of it is counted by hand.
         by_hand = [] if game.rules.played_for_pot else [(COUNTED, _(BY_HAND.chip))]
         self._choose("ending", [(e, _(ENDINGS[e].words)) for e in endings] + by_hand)
@@ -561,7 +561,7 @@ class RecordForm(forms.Form):
                 # No hand was typed: what is missing is who was lowest (or who won the pot),
                 # in the table's words.
                 ending = self.cleaned_data.get("ending")
-                if ending in ROUND_ENDINGS and "winners" in self.game.rules.asks(ending):
+                if ending in ROUND_ENDINGS and "winners" in asks(self.game.rules, ending):
                     self.add_error(
                         "winners", _("Say who won the pot: tap them, or enter everyone's cards.")
                     )

@@ -602,7 +602,7 @@ def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = PlayAgainForm(request.POST)
     try:
         if not form.is_valid():
-            raise InputError(form.errors["id"][0], "id")
+            raise InputError(str(form.errors["id"][0]), "id")
         new = play.play_again(game, form.cleaned_data["id"])
     except InputError as refusal:
         if request.htmx:
