@@ -238,7 +238,7 @@ LOGGING = {
         "redact_keys": {"()": "scorekeeper.lib.redact.RedactKeys"},
         "repeats_once": {"()": "scorekeeper.lib.logs.RepeatsOnce"},
         "request_id": {"()": "scorekeeper.lib.logs.WithRequestId"},
-        "outage_said_once": {"()": "scorekeeper.web.outage.SaidOnce"},
+        "said_elsewhere": {"()": "scorekeeper.lib.logs.SaidElsewhere"},
     },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -247,7 +247,7 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["outage_said_once", "redact_keys", "repeats_once", "request_id"],
+            "filters": ["said_elsewhere", "redact_keys", "repeats_once", "request_id"],
             "formatter": "json" if os.environ.get("KNOCK_LOG_FORMAT") == "json" else "plain",
         },
     },

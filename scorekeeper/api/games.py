@@ -26,6 +26,7 @@ from ..web.access import client_digest
 from .schemas import (
     KEYED,
     REFUSALS,
+    UNAVAILABLE,
     ClubIn,
     ClubOut,
     ErrorOut,
@@ -79,7 +80,9 @@ def _seat(game: Game, name: str, field: str) -> int:
     raise InputError(_("%(name)s is not playing in this game") % {"name": name}, field)
 
 
-@router.post("/clubs", response={201: ClubOut, 429: ErrorOut, **REFUSALS}, url_name="clubs")
+@router.post(
+    "/clubs", response={201: ClubOut, 429: ErrorOut, **REFUSALS, **UNAVAILABLE}, url_name="clubs"
+)
 def create_club(request: HttpRequest, payload: ClubIn):
     """A new club; its key opens it (keep it as you would a password)."""
     club = play.create_club(payload.name, client_digest(request), settings.KNOCK_CLUBS_PER_HOUR)
@@ -126,7 +129,7 @@ def create_game(request: HttpRequest, club: str, payload: GameIn):
 
 @router.get(
     "/games/{game}",
-    response={200: GameOut, 400: ErrorOut, 401: ErrorOut, 404: ErrorOut},
+    response={200: GameOut, 400: ErrorOut, 401: ErrorOut, 404: ErrorOut, **UNAVAILABLE},
     auth=ClubKey(),
     url_name="game",
 )

@@ -488,10 +488,21 @@ class ErrorOut(BaseModel):
     field: str = Field(examples=["players[1].cards"])
 
 
+class UnavailableOut(BaseModel):
+    """Knock cannot answer this just now: its database does not answer, or the game was made
+    by a newer release of Knock (an upgrade under way). Nothing was saved: send it again after
+    ``retry_after`` seconds (the Retry-After header says the same)."""
+
+    error: str
+    retry_after: int = Field(examples=[5])
+
+
 # The answers any endpoint may give to a body it cannot take; one that needs a club's key also
-# answers 401 without one and 404 for a key that does not open what it names.
+# answers 401 without one and 404 for a key that does not open what it names; one that reads
+# the database, 503 while it cannot (scorekeeper/web/outage.py).
 REFUSALS: dict[int, type[BaseModel]] = {400: ErrorOut, 413: ErrorOut, 415: ErrorOut}
-KEYED: dict[int, type[BaseModel]] = {**REFUSALS, 401: ErrorOut, 404: ErrorOut}
+UNAVAILABLE: dict[int, type[BaseModel]] = {503: UnavailableOut}
+KEYED: dict[int, type[BaseModel]] = {**REFUSALS, **UNAVAILABLE, 401: ErrorOut, 404: ErrorOut}
 
 
 class RuleSetOut(BaseModel):

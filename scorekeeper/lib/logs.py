@@ -72,3 +72,12 @@ class JsonLines(logging.Formatter):
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False)
+
+
+class SaidElsewhere(logging.Filter):
+    """Leaves out Django's own line for a request whose answer was said in the log already, in
+    a line of its own for the whole of it (a database that does not answer, web/outage.py):
+    each such request keeps its access line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(getattr(record, "request", None), "said_in_log", False)

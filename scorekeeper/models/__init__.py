@@ -2,13 +2,14 @@
 seats and their rounds (``games``). The verbs that change them are in ``scorekeeper.play``."""
 
 from .clubs import Club, Player, RetiredKey, key_digest, new_key
-from .games import BIN_DAYS, Game, GameSeat, Round, RoundInputs
+from .games import BIN_DAYS, Game, GameSeat, MadeByANewerKnock, Round, RoundInputs
 
 __all__ = [
     "BIN_DAYS",
     "Club",
     "Game",
     "GameSeat",
+    "MadeByANewerKnock",
     "Player",
     "RetiredKey",
     "Round",

@@ -16,7 +16,8 @@ from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
 from ..lib.logs import new_request_id, request_id
-from .outage import OUTAGE, UNREACHABLE, outage_answer
+from ..models import MadeByANewerKnock
+from .outage import OUTAGE, UNREACHABLE, newer_answer, outage_answer
 
 # A club's secret link, its view link and the API: what they answer is for one club's phones.
 _KEYED = ("/c/", "/v/", "/api/")
@@ -153,8 +154,9 @@ class AdminSessions:
 
 
 class DatabaseOutage(_BothWays):
-    """Answers a request whose view met a database that does not answer (``UNREACHABLE``)
-    with a 503 and Retry-After (web/outage.py); while an outage lasts, the first request of
+    """Answers a request whose view met a database that does not answer (``UNREACHABLE``),
+    or a game a newer Knock made (``MadeByANewerKnock``), with a 503 and Retry-After
+    (web/outage.py); while an outage lasts, the first request of
     the app server that reads the database again ends it (the events server's views read it
     in threads of their own)."""
 
@@ -177,4 +179,6 @@ class DatabaseOutage(_BothWays):
     def process_exception(
         self, request: HttpRequest, exception: Exception
     ) -> HttpResponseBase | None:
+        if isinstance(exception, MadeByANewerKnock):
+            return newer_answer(request, exception)
         return outage_answer(request, exception) if isinstance(exception, UNREACHABLE) else None

@@ -20,9 +20,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from ..models import MadeByANewerKnock
+from ..rules.ruleset import RULES_VERSION
+
 log = logging.getLogger("scorekeeper.outage")
 
 RETRY_AFTER = 5  # seconds: how soon a phone may ask again
+UPGRADE_RETRY_AFTER = 30  # seconds: a rolling upgrade replaces a server in about this long
 EVERY = 60.0  # seconds between the lines that count the refused requests
 # What a database that cannot be reached raises (a connection refused or lost, a file that
 # cannot be opened, a lock held past the timeout): nothing a request could mend by itself.
@@ -74,26 +78,36 @@ class Outage:
 OUTAGE = Outage()
 
 
-class SaidOnce(logging.Filter):
-    """Leaves out Django's own line for each request answered 503 in an outage: the outage
-    is said once, here, and each request has its access line."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not getattr(getattr(record, "request", None), "in_outage", False)
-
-
 def outage_answer(request: HttpRequest, exception: BaseException) -> HttpResponse:
-    """The answer to a request that met a database that does not answer: a 503 with
-    Retry-After (JSON under the API's address, a short page for a browser)."""
+    """The answer to a request that met a database that does not answer."""
     OUTAGE.refused_one(exception)
-    request.in_outage = True  # type: ignore[attr-defined]  # read by SaidOnce
     said = _("Knock cannot reach its database just now: try again in a moment.")
+    return come_back(request, said, RETRY_AFTER)
+
+
+def newer_answer(request: HttpRequest, exception: MadeByANewerKnock) -> HttpResponse:
+    """The answer to a request for a game a newer Knock made (a rolling upgrade under way):
+    nothing of it is shown or changed here, and the newer servers answer in a moment."""
+    log.warning(
+        "a game of rules version %d was asked for; this server knows %d: answered 503 until "
+        "a newer one answers",
+        exception.game.rules_version,
+        RULES_VERSION,
+    )
+    said = _("This game needs a newer Knock: it will be back in a moment.")
+    return come_back(request, said, UPGRADE_RETRY_AFTER)
+
+
+def come_back(request: HttpRequest, said: str, seconds: int) -> HttpResponse:
+    """A 503 with Retry-After (JSON under the API's address, a short page for a browser), which
+    a phone takes as being offline: a round waits on it. Said once in the log, not per request."""
+    request.said_in_log = True  # type: ignore[attr-defined]  # lib.logs.SaidElsewhere
     response: HttpResponse
     if request.path.startswith("/api/"):
-        response = JsonResponse({"error": said, "field": None}, status=503)
+        response = JsonResponse({"error": said, "retry_after": seconds}, status=503)
     else:
-        page = render_to_string("503.html", {"said": said, "seconds": RETRY_AFTER})
+        page = render_to_string("503.html", {"said": said, "seconds": seconds})
         response = HttpResponse(page, status=503)
-    response["Retry-After"] = str(RETRY_AFTER)
+    response["Retry-After"] = str(seconds)
     response["Cache-Control"] = "no-store"
     return response

@@ -21,6 +21,7 @@ from django.conf import settings
 
 from scorekeeper import play
 from scorekeeper.models import Game, RoundInputs
+from scorekeeper.rules.ruleset import RULES_VERSION
 
 from ..servers import call, free_port, server_environment
 
@@ -96,3 +97,47 @@ def test_the_previous_release_runs_on_the_migrated_database(tmp_path):
     assert [seat.hands_won for seat in stored.seat_list] == [0, 0, 0]
     play.record_round(stored, RoundInputs(ending="knock", knocker=1, lowest=(2,)))
     assert Game.objects.get(pk=stored.pk).state.lives == (3, 2, 2)
+
+
+@pytest.mark.parametrize(
+    "newer",
+    [
+        {"rules_version": RULES_VERSION + 1, "switch": ("a_later_switch", "on")},
+        {"rules_version": RULES_VERSION, "switch": ("middle", "a_later_middle")},
+    ],
+    ids=["a newer rules version", "a value of a switch this code does not know"],
+)
+@pytest.mark.parametrize("preset", ["scat", "widow"])
+def test_a_game_a_newer_knock_made_is_answered_503_and_nothing_of_it_changes(client, newer, preset):
+    """From this release on, a server that meets a game of a later release (a rolling upgrade
+    under way) answers it with "back in a moment", never a 500 and never a change."""
+    from ..factory import make_game, record_knocks
+
+    game = make_game(players=("Ann", "Ben", "Cat"), preset=preset)
+    if preset == "scat":
+        record_knocks(game, [("Ann", ["Ben"])])
+    name, value = newer["switch"]
+    Game.objects.filter(pk=game.pk).update(
+        rules_version=newer["rules_version"], rules_data={**game.rules_data, name: value}
+    )
+    before = Game.objects.values().get(pk=game.pk)
+    key, base = game.club.key, f"/c/{game.club.key}/g/{game.id}/"
+    pages = ["", "log", "referee", "sheet", "rules", "invite"]
+    for path in pages:
+        response = client.get(base + path)
+        assert response.status_code == 503, path
+        assert response["Retry-After"] == "30"
+        assert "This game needs a newer Knock" in response.content.decode()
+    for path in ["record", "undo", "again", "abandon", "mode"]:
+        response = client.post(base + path, {"version": before["version"], "ending": "knock"})
+        assert response.status_code == 503, path
+    auth = {"Authorization": f"Bearer {key}"}
+    api = f"/api/v1/games/{game.id}"
+    answer = client.get(api, headers=auth)
+    assert answer.status_code == 503 and "newer Knock" in answer.json()["error"]
+    round_ = {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "client_id": "t1"}
+    assert client.post(api + "/rounds", round_, "application/json", headers=auth).status_code == 503
+    # The club's page still lists it; nothing of the game changed, and no game was added.
+    assert client.get(f"/c/{key}/").status_code == 200
+    assert Game.objects.values().get(pk=game.pk) == before
+    assert Game.objects.count() == 1
