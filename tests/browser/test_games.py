@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from ..factory import make_game
-from .phones import open_phone, player_tile, tap_knock
+from ..factory import make_game, record_knocks
+from .phones import PHONE, open_phone, player_tile, tap_knock
 
 # Cards that exist in the 32-card deck too. Ann 19 in spades, Ben 27 in clubs, Cat 19 in diamonds.
 DISPUTE = {"Ann": "KS 9S 7H", "Ben": "AC 9C 7C", "Cat": "AD 8D 7S"}
@@ -163,7 +163,8 @@ def test_the_way_of_keeping_score_switches_with_a_tap(browser, live_server, java
 
 def test_at_game_over_every_point_of_play_again_is_play_again(phone, live_server):
     """The round that ends the game brings the game-over screen and no toast: nothing lies over
-    Play again (a toast's Undo once sat on its right end), and the one Undo is well apart."""
+    Play again (a toast's Undo once sat on its right end), and the one Undo is well apart,
+    after the summary."""
     game = make_game(players=("Ann", "Ben"), preset="friendly", lives=1)  # out at zero
     phone.goto(live_server.url + game.get_absolute_url())
     tap_knock(phone, "Ann", ["Ben"])
@@ -182,7 +183,32 @@ def test_at_game_over_every_point_of_play_again_is_play_again(phone, live_server
         )
         assert hit == "Play again", (fx, fy, hit)
     undo = phone.get_by_role("button", name="Undo round 1").bounding_box()
-    assert box["y"] - (undo["y"] + undo["height"]) > 40  # a thumb's width apart, not below it
+    assert undo["y"] - (box["y"] + box["height"]) > 40  # below the summary, a thumb's width apart
     shot = Path(__file__).resolve().parent.parent.parent / "test-results" / "game-over.png"
     shot.parent.mkdir(exist_ok=True)
     phone.screenshot(path=shot, full_page=True)
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_at_game_over_the_winner_and_play_again_are_on_the_first_screen(
+    phone, live_server, players
+):
+    """On a 390×844 phone after a game of five or six: the winner and Play again without a
+    scroll (Play again sat at y 1017–1069 after five, 1095–1147 after six), the summary below
+    them, the one Undo a thumb's width from Play again."""
+    names = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")[:players]
+    game = make_game(players=names, preset="friendly", lives=1)
+    record_knocks(game, [("Ann", [name]) for name in names[1:]])  # each lowest goes out
+    phone.goto(live_server.url + game.get_absolute_url())
+    expect(phone.locator(".winner")).to_contain_text("Ann wins!")
+    again = phone.get_by_role("button", name="Play again").bounding_box()
+    winner = phone.locator(".winner > p").first.bounding_box()
+    summary = phone.locator(".winner .summary").bounding_box()
+    undo = phone.get_by_role("button", name=f"Undo round {players - 1}").bounding_box()
+    print(
+        f"\n{players} players: Play again at y {again['y']:.0f}–{again['y'] + again['height']:.0f}"
+    )
+    assert winner["y"] + winner["height"] <= again["y"]
+    assert again["y"] + again["height"] <= PHONE["height"]
+    assert summary["y"] >= again["y"] + again["height"]
+    assert abs(undo["y"] - again["y"]) > again["height"] + 40
