@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.models import Game
+
 from ..factory import make_game, record_knocks
 from .phones import PHONE, open_phone, player_tile, tap_knock
 
@@ -194,8 +196,9 @@ def test_at_game_over_the_winner_and_play_again_are_on_the_first_screen(
     phone, live_server, players
 ):
     """On a 390×844 phone after a game of five or six: the winner and Play again without a
-    scroll (Play again sat at y 1017–1069 after five, 1095–1147 after six), the summary below
-    them, the one Undo a thumb's width from Play again."""
+    scroll (below the summary it sat at y 618–670 here after five, 671–723 after six, and past
+    1,000 with a longer summary), the summary below them, the one Undo a thumb's width from
+    Play again."""
     names = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")[:players]
     game = make_game(players=names, preset="friendly", lives=1)
     record_knocks(game, [("Ann", [name]) for name in names[1:]])  # each lowest goes out
@@ -212,3 +215,23 @@ def test_at_game_over_the_winner_and_play_again_are_on_the_first_screen(
     assert again["y"] + again["height"] <= PHONE["height"]
     assert summary["y"] >= again["y"] + again["height"]
     assert abs(undo["y"] - again["y"]) > again["height"] + 40
+
+
+def test_play_again_online_starts_the_next_game_under_the_id_the_phone_made(phone, live_server):
+    game = make_game(players=("Ann", "Ben"), preset="friendly", lives=1)
+    record_knocks(game, [("Ann", ["Ben"])])
+    phone.goto(live_server.url + game.get_absolute_url())
+    # Play again's part (again.js) comes after the first paint, and keeps the next game.
+    phone.wait_for_function(
+        """async () => {
+            const where = document.getElementById("again");
+            return !!(await (await caches.open("pages")).match(where.dataset.next));
+        }"""
+    )
+    phone.get_by_role("button", name="Play again").click()
+    phone.wait_for_url(lambda url: str(game.id) not in url)
+    expect(phone.locator("#table h1")).to_have_text("Round 1")
+    expect(phone.locator("main")).to_contain_text("the deal moved on")
+    made = phone.url.rstrip("/").rsplit("/", 1)[1]
+    new = Game.objects.get(pk=made)
+    assert new.first_dealer == 1 and Game.objects.count() == 2
