@@ -5,6 +5,9 @@ opens with the same links: keep it as safe as the secret link.
 An import passes every check a recording passes, or imports nothing: the file's shape is checked
 against a schema, its text like any name typed at the table, its keys for length and for clubs
 already here, and every game's rounds are worked out again by the rules engine.
+
+May import the verbs (``play``), ``models``, ``lib`` and ``rules``; the pages and the commands
+call it.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ On PostgreSQL the watcher also LISTENs on the channel a trigger announces every 
 game's version on (migration 0018): it looks at once when a game it follows changed, instead of
 at its next tick, so a phone hears of another's round one network round trip after it was
 saved. The tick stays, for SQLite and for whenever the listening connection is down.
+
+May import only ``models`` and ``lib``: the pages' stream calls it.
 """
 
 from __future__ import annotations

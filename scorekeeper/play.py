@@ -10,6 +10,9 @@ nothing saved. Each tap carries an id made by the phone, unique per game: a repe
 already recorded (a double tap, a retry after a lost answer) is ``AlreadyRecorded``; the same id
 with another round, or with a round taken back since, is refused (``TapReused``), never answered
 as a success.
+
+May import only ``models``, ``lib`` and ``rules``: the doors (``web``, ``api``), the club file
+(``backup``) and the commands call it.
 """
 
 from __future__ import annotations
