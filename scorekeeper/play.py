@@ -53,7 +53,7 @@ from .rules.game import (
 from .rules.game import play as play_round
 from .rules.game import start as start_state
 from .rules.resolve import refuse_a_stray_choice
-from .rules.ruleset import RULES_VERSION
+from .rules.ruleset import stored_form
 
 
 class AlreadyRecorded(Exception):
@@ -294,8 +294,7 @@ def start_game(
             id=id or uuid.uuid4(),
             club=club,
             preset=preset,
-            rules_data=rules.as_dict(),
-            rules_version=RULES_VERSION,
+            **stored_rules_of(rules),
             readings=readings_of(preset),
             first_dealer=first_dealer,
             state_data=stored_state(state),
@@ -306,6 +305,13 @@ def start_game(
             GameSeat(game=game, player=player, position=i) for i, player in enumerate(players)
         )
     return game
+
+
+def stored_rules_of(rules: RuleSet) -> dict[str, Any]:
+    """A new game's rules as it stores them: at the oldest rules version that reads them the
+    same, so that the servers of the release before read it too during a rolling upgrade."""
+    data, version = stored_form(rules)
+    return {"rules_data": data, "rules_version": version}
 
 
 def readings_of(preset: str) -> list[str]:
@@ -335,8 +341,7 @@ def next_game(game: Game) -> Game:
         id=next_game_id(game),
         club=game.club,
         preset=game.preset,
-        rules_data=game.rules.as_dict(),
-        rules_version=RULES_VERSION,
+        **stored_rules_of(game.rules),
         readings=readings_of(game.preset),
         first_dealer=first,
         state_data=stored_state(start_state(game.rules, [p.name for p in players], first)),

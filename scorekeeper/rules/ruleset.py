@@ -686,6 +686,22 @@ def stored_rules(
     return RuleSet().replace(values)  # every switch given: no default is used
 
 
+def stored_form(rules: RuleSet) -> tuple[dict[str, Any], int]:
+    """What a game stores of its rules, and the rules version it stores them at: the oldest
+    version that reads them back the same (``stored_rules``), with only the switches that
+    version had. A server of the release before (a rolling upgrade under way) then reads every
+    game that uses nothing newer than it knows; one that does is stored as new as it needs."""
+    values = rules.as_dict()
+    for version in range(min(s.since for s in SWITCHES), RULES_VERSION):
+        kept = {name: value for name, value in values.items() if BY_NAME[name].since <= version}
+        try:
+            if stored_rules(kept, version) == rules:
+                return kept, version
+        except RulesError:
+            continue
+    return values, RULES_VERSION
+
+
 __all__ = [
     "BY_NAME",
     "HALF",
@@ -695,6 +711,7 @@ __all__ = [
     "RulesError",
     "json_dump",
     "json_value",
+    "stored_form",
     "stored_rules",
     "value_words",
 ]

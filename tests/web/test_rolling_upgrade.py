@@ -13,6 +13,7 @@ import time
 import tomllib
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from io import BytesIO
 from pathlib import Path
 
@@ -21,14 +22,16 @@ from django.conf import settings
 
 from scorekeeper import play
 from scorekeeper.models import Game, RoundInputs
+from scorekeeper.rules import PRESETS
 from scorekeeper.rules.ruleset import RULES_VERSION
 
 from ..servers import call, free_port, server_environment
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The release before this one (0.4.0, tagged v0.4.0): moved on with every release.
-PREVIOUS_RELEASE = "84d971365c0002eb8f99ba34458aff7edeccc7fd"
+# The release before this one (0.5.0, tagged v0.5.0): moved on with every release.
+PREVIOUS_RELEASE = "0754b1b5c0becb167372a67a3ff814d2922dc7aa"
+PREVIOUS_RULES_VERSION = 4  # the newest rules version 0.5.0 reads
 ROOT = Path(settings.BASE_DIR)
 
 
@@ -47,7 +50,9 @@ def version(root: Path) -> str:
     return tomllib.loads((root / "pyproject.toml").read_text())["project"]["version"]
 
 
-def test_the_previous_release_runs_on_the_migrated_database(tmp_path):
+@contextmanager
+def previous_server(tmp_path):
+    """The previous release's own code, serving this run's database."""
     old = previous_release(tmp_path / "previous")
     assert version(old) != version(ROOT)  # the server below runs the previous release's code
     env = {**server_environment(debug=True), "DJANGO_DEBUG": "1", "PYTHONPATH": str(old)}
@@ -69,6 +74,14 @@ def test_the_previous_release_runs_on_the_migrated_database(tmp_path):
                 break
             except OSError:
                 time.sleep(0.2)
+        yield base
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=20)
+
+
+def test_the_previous_release_runs_on_the_migrated_database(tmp_path):
+    with previous_server(tmp_path) as base:
         status, _headers, body = call(base, "POST", "/api/v1/clubs", {"name": "Old code"})
         assert status == 201, body
         club = json.loads(body)
@@ -88,9 +101,6 @@ def test_the_previous_release_runs_on_the_migrated_database(tmp_path):
         for page in (f"/c/{club['key']}/", f"/c/{club['key']}/g/{game['id']}/"):
             with urllib.request.urlopen(base + page, timeout=10) as answer:
                 assert answer.status == 200
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
     assert b"Traceback" not in (tmp_path / "old.log").read_bytes()
     # This release goes on with the game the old code wrote: the seats' new tallies are there.
     stored = Game.objects.opened_by(game["id"], club["key"])
@@ -141,3 +151,43 @@ def test_a_game_a_newer_knock_made_is_answered_503_and_nothing_of_it_changes(cli
     assert client.get(f"/c/{key}/").status_code == 200
     assert Game.objects.values().get(pk=game.pk) == before
     assert Game.objects.count() == 1
+
+
+def test_every_game_this_release_makes_opens_on_the_previous_releases_code(tmp_path):
+    """During a rolling upgrade a game started on a new server is opened on an old one. A game
+    is stored at the oldest rules version that reads it the same, so the previous release opens
+    every game of every preset and way of asking that uses nothing it does not know, and changes
+    nothing; a game that needs newer rules (the widow game's tie break) is stored as new as it
+    needs, which from this release on a server too old for it answers with 503 (above)."""
+    from ..factory import make_game, record_knocks
+
+    club = None
+    games = []
+    for preset in PRESETS:
+        for mode in Game.Mode.values:
+            game = make_game(players=("Ann", "Ben", "Cat"), preset=preset, club=club, mode=mode)
+            club = game.club
+            if not game.rules.played_for_pot:
+                record_knocks(game, [("Ann", ["Ben"])])
+            games.append(Game.objects.get(pk=game.pk))
+    readable = [g for g in games if g.rules_version <= PREVIOUS_RULES_VERSION]
+    newer = {g.preset for g in games if g.rules_version > PREVIOUS_RULES_VERSION}
+    assert newer == {"widow"}, newer
+    before = {g.pk: Game.objects.values().get(pk=g.pk) for g in readable}
+    key = club.key
+    answers = {}
+    with previous_server(tmp_path) as base:
+        for game in readable:
+            for path in ("", "log"):
+                request = urllib.request.Request(f"{base}/c/{key}/g/{game.id}/{path}")
+                try:
+                    with urllib.request.urlopen(request, timeout=10) as answer:
+                        answers[(game.preset, game.mode, path)] = answer.status
+                except urllib.error.HTTPError as error:
+                    answers[(game.preset, game.mode, path)] = error.code
+            status, _headers, _body = call(base, "GET", f"/api/v1/games/{game.id}", key=key)
+            answers[(game.preset, game.mode, "api")] = status
+    assert set(answers.values()) == {200}, answers
+    assert len(answers) == 3 * len(readable) == 3 * 2 * (len(PRESETS) - 1)
+    assert {g.pk: Game.objects.values().get(pk=g.pk) for g in readable} == before
+    assert b"Traceback" not in (tmp_path / "old.log").read_bytes()
