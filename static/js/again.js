@@ -78,7 +78,8 @@
       }
       if (response && ![502, 503, 504].includes(response.status)) {
         if (response.ok) return location.assign(response.headers.get("HX-Redirect") || path);
-        return say(await response.text());
+        const plain = (response.headers.get("Content-Type") || "").startsWith("text/plain");
+        return say(plain ? (await response.text()).slice(0, 300) : `HTTP ${response.status}`);
       }
       const pages = await caches.open(PAGES);
       const next = await pages.match(where.dataset.next);

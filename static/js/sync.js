@@ -316,15 +316,32 @@
     if (start.refused) return false;
     const response = await post(start.url, start.body);
     if (!response) return false;
-    if (response.ok) localStorage.removeItem(key);
-    else localStorage.setItem(key, JSON.stringify({ ...start, refused: await response.text() }));
-    return response.ok;
+    if (response.ok) {
+      localStorage.removeItem(key);
+      return true;
+    }
+    // The server's own words where it gave some ("id: …"), else what it answered.
+    const plain = (response.headers.get("Content-Type") || "").startsWith("text/plain");
+    const why = plain ? (await response.text()).slice(0, 300) : `HTTP ${response.status}`;
+    localStorage.setItem(key, JSON.stringify({ ...start, refused: why }));
+    return false;
   }
 
   /* The rounds waiting for the games of other pages (the game before a Play again without a
      connection, say): sent in order, their pages drawn by nobody; a round not saved stops
      them, for its own page to say. */
+  let sendingElsewhere = false;
   async function sendElsewhere() {
+    if (sendingElsewhere) return;
+    sendingElsewhere = true;
+    try {
+      await sendEach(otherPaths());
+    } finally {
+      sendingElsewhere = false;
+    }
+  }
+
+  function otherPaths() {
     const paths = new Set();
     for (let i = 0; i < localStorage.length; i++) {
       const key = localStorage.key(i);
@@ -332,6 +349,10 @@
         if (key.startsWith(prefix) && key !== prefix + location.pathname) paths.add(key.slice(prefix.length));
       }
     }
+    return paths;
+  }
+
+  async function sendEach(paths) {
     for (const path of paths) {
       if (!(await started(path))) continue;
       const key = WAITING_OF + path;
