@@ -250,4 +250,10 @@ def three_of(rank: str) -> str:
 
 def card_words(card: Card) -> str:
     """A card in words, for a screen reader: "king of spades", "Pik König"."""
-    return _("%(rank)s of %(suit)s") % {"rank": rank_word(card.rank), "suit": card.suit.word}
+    return card_words_of(rank_word(card.rank), card.suit.word)
+
+
+def card_words_of(rank: str, suit: str) -> str:
+    """A rank and a suit, in words, as the table's language puts them together (the card
+    picker fills in ``{rank}`` and ``{suit}`` itself)."""
+    return _("%(rank)s of %(suit)s") % {"rank": rank, "suit": suit}

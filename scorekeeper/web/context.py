@@ -41,6 +41,8 @@ def _words() -> dict[str, str]:
         "drop": _("Drop them"),
         "undone_waiting": _("Round {n} taken back: it had not been sent."),
         "play_again": _("Play again"),
+        # The card picker of a dispute: whose hand the next tap on a card fills ({name}).
+        "picking_for": _("Cards of {name}"),
         "again_not_kept": _(
             "No connection, and this phone has not kept the next game yet: connect once to "
             "play again."

@@ -301,13 +301,28 @@
       if (event.target.matches && event.target.matches("#record .part-cards")) {
         sessionStorage.setItem(CARDS_OPEN, event.target.open ? "1" : "");
       }
+      if (event.target.matches && event.target.matches(".part-cards") && event.target.open) {
+        pickerWanted();
+      }
     },
     true
   );
 
+  /* The card picker's part (cards.js) comes when the cards are first opened: the first load
+     carries none of it. */
+  let picker = null;
+  function pickerWanted() {
+    const where = document.querySelector(".part-cards[open] .card-picker[data-script]");
+    if (!where || picker) return;
+    picker = document.createElement("script");
+    picker.src = where.dataset.script;
+    document.head.append(picker);
+  }
+
   function keepCardsOpen() {
     const cards = document.querySelector("#record .part-cards");
     if (cards && sessionStorage.getItem(CARDS_OPEN) && !cards.open) cards.open = true;
+    pickerWanted();
   }
   document.addEventListener("htmx:afterSettle", keepCardsOpen);
 

@@ -587,3 +587,48 @@ def test_the_bar_keeps_one_height_whatever_it_says_and_covers_no_tile(browser, s
     # Nothing said yet, the bar is only its buttons; a question or an outcome, one height.
     assert seen["the knocker"][0] == seen["the lowest"][0], seen
     context.close()
+
+
+HANDS = {"Ana": ["AH", "KH", "9H"], "Ben": ["QS", "JS", "2D"], "Cara": ["7C", "8C", "10D"]}
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_dispute_is_three_taps_a_player_on_the_deck_and_counts_as_typed(browser, locale):
+    """On a 360×640 phone: Ana knocks, the table disputes; each player's three cards are three
+    taps on the deck, the hand's value shows under it as it fills, a card held cannot be picked
+    again; Record. The same round with the cards typed gives the same table."""
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    twin = make_game(players=("Ana", "Ben", "Cara"), club=game.club)
+    context, page = open_table(browser, game, (360, 640), locale=locale)
+    tile(page, "Ana").click()  # the knocker
+    page.locator("#record .part-cards > summary").click()
+    page.wait_for_function("() => !!window.knockCards")
+    deck = page.locator("#record .card-picker")
+    taps = 0
+    for name, hand in HANDS.items():
+        for code in hand:
+            card = deck.locator(f"button[data-card='{code}']")
+            box = card.bounding_box()
+            assert box["width"] >= 40 and box["height"] >= 44, (code, box)  # a thumb's size
+            card.click()
+            taps += 1
+        value = page.locator(f"#value-id_cards_{list(HANDS).index(name)}")
+        expect(value).not_to_be_empty()
+        expect(deck.locator(f"button[data-card='{hand[0]}']")).to_have_class(re.compile("held"))
+    assert taps == 9
+    for i, hand in enumerate(HANDS.values()):
+        assert page.locator(f"#id_cards_{i}").input_value() == " ".join(hand)
+    expect(page.locator("#value-id_cards_0")).to_contain_text("30")
+    shot(page, f"card-picker-360x640-{locale}")
+    # What a player holds is theirs: nobody else can pick it (Cara, picked last, may take
+    # hers back); a tap on another's card changes nothing.
+    expect(deck.locator("button.card:disabled")).to_have_count(6)
+    deck.locator("button[data-card='AH']").click(force=True)
+    assert page.locator("#id_cards_2").input_value() == " ".join(HANDS["Cara"])
+    record_button(page).click()
+    expect(page.locator("#table h1")).to_contain_text("2")
+    # Typed, the same round is the same table.
+    typed = {i: hand for i, hand in enumerate(HANDS.values())}
+    play.record_round(twin, RoundInputs("knock", knocker=0, hands=typed))
+    assert lives(game.id) == lives(twin.id) == (3, 3, 2)
+    context.close()

@@ -117,8 +117,9 @@ def test_a_second_visit_fetches_no_static_file_and_the_first_is_light(browser, l
     assert sorted(url.rsplit("/", 1)[-1].split(".")[0] for url in blocking) == ["app", "knock"]
     assert paint <= 30 * 1024
     # 40 KB before the table's script was split in two (table.js, sync.js) and the table the
-    # engine plays from came with the page (42.3 KB when measured).
-    assert weight < 44 * 1024
+    # engine plays from came with the page (42.3 KB when measured); 44.2 KB with Play again's
+    # place and the card picker's deck and style (its script comes when the cards are opened).
+    assert weight < 46 * 1024
     second = context.new_page()
     fetched: list = []
     second.on("response", lambda response: fetched.append(response))

@@ -1,6 +1,7 @@
 """Clubs, games and the table page through real HTTP requests to the test client."""
 
 import html
+import json
 import re
 import uuid
 
@@ -788,3 +789,24 @@ def test_every_hand_that_cannot_be_read_is_said_at_once_and_nobody_out_gets_a_fi
     assert "“QX” is not a card" in preview and "“ZZ” is not a card" in preview
     assert page.count('aria-invalid="true"') >= 2
     assert Round.objects.filter(game=game, state="active").count() == 3
+
+
+def test_the_card_picker_is_the_deck_of_the_games_rules_in_the_tables_words(client):
+    game = make_game(players=("Ann", "Ben"), preset="schwimmen")  # 32 cards
+    client.cookies["django_language"] = "de"
+    page = text(client.get(game.get_absolute_url(), headers={"Accept-Language": "de"}))
+    found = re.search(r'data-deck="([^"]+)"', page)
+    deck = json.loads(html.unescape(found.group(1)))
+    assert [rank for rank, _letter, _word in deck["ranks"]] == [
+        "A",
+        "K",
+        "Q",
+        "J",
+        "10",
+        "9",
+        "8",
+        "7",
+    ]
+    assert [letter for _rank, letter, _word in deck["ranks"]][:4] == ["A", "K", "D", "B"]
+    assert [code for code, *_ in deck["suits"]] == ["H", "S", "D", "C"]
+    assert deck["name"] == "{suit} {rank}" and deck["suits"][0][2] == "Herz"

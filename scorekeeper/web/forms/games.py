@@ -23,7 +23,18 @@ from ...rules import (
     RuleSet,
     build_rules,
 )
-from ...rules.cards import Card, CardError, check_hand, parse_cards
+from ...rules.cards import (
+    RANKS,
+    Card,
+    CardError,
+    Suit,
+    card_words_of,
+    check_hand,
+    deck,
+    parse_cards,
+    rank_letter,
+    rank_word,
+)
 from ...rules.checks import hand_problems
 from ...rules.endings import BY_HAND, asks, offered
 from ...rules.errors import InputError
@@ -487,6 +498,23 @@ class RecordForm(forms.Form):
             if statuses[position] != "out"
         ]
 
+    def picker_deck(self) -> str:
+        """The deck of the game's rules for the card picker, which draws it (static/js/cards.js):
+        its ranks, highest first, and its suits, red and black in turn, in the table's words."""
+        ranks = sorted({card.rank for card in deck(self.game.rules.deck)}, key=RANKS.index)
+        suits = (Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS)
+        return json.dumps(
+            {
+                "ranks": [[rank, rank_letter(rank), rank_word(rank)] for rank in reversed(ranks)],
+                "suits": [
+                    [suit.value, suit.symbol, suit.word, suit in (Suit.HEARTS, Suit.DIAMONDS)]
+                    for suit in suits
+                ],
+                "name": card_words_of("{rank}", "{suit}"),
+            },
+            ensure_ascii=False,
+        )
+
     def card_rows(self) -> list[dict[str, Any]]:
         """Each card field with the hand typed in it, counted under the game's rules, once it
         is three cards of this deck (as the referee page counts them while they are typed)."""
@@ -501,7 +529,8 @@ class RecordForm(forms.Form):
                     hand = evaluate(cards, self.game.rules)
                 except CardError:
                     pass
-            rows.append({"field": field, "hand": hand})
+            name = self.seats[int(field.name.removeprefix("cards_"))][1]
+            rows.append({"field": field, "hand": hand, "name": name})
         return rows
 
     def clean(self) -> dict[str, Any]:
