@@ -36,7 +36,7 @@ from .models.games import stored_rules
 from .rules import ROUND_ENDINGS, SWITCHES, Result, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
-from .rules.ruleset import RULES_VERSION, most_lost_under_any_rules
+from .rules.ruleset import RULES_VERSION, most_lost_under_any_rules, stored_form
 
 FORMAT = "knock-club"
 VERSION = 2  # 2: the view link is derived from the secret key (version 1 files still read)
@@ -393,11 +393,13 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
         raise InputError(f"{clean_name(missing[0])} is not a player of the club", f"{where}.seats")
     if Game.objects.filter(pk=entry.id).exists():
         raise InputError("a game with this id is already here", f"{where}.id")
+    rules_data, rules_version = stored_form(rules)  # readable by the release before, too
     game = Game.objects.create(
         id=entry.id,
         club=club,
         preset=entry.preset,
-        **play.stored_rules_of(rules),
+        rules_data=rules_data,
+        rules_version=rules_version,
         readings=entry.readings,
         first_dealer=entry.first_dealer,
         created=entry.created,

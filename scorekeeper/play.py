@@ -289,34 +289,42 @@ def start_game(
             raise InputError(refusal.message, "players") from None
         if len({p.pk for p in players}) != len(players):
             raise InputError(_("a player can sit at the table only once"), "players")
-        state = start_state(rules, [player.name for player in players], first_dealer)
-        game = Game.objects.create(
-            id=id or uuid.uuid4(),
-            club=club,
-            preset=preset,
-            **stored_rules_of(rules),
-            readings=readings_of(preset),
-            first_dealer=first_dealer,
-            state_data=stored_state(state),
-            mode=mode,
-            name=name,
-        )
-        GameSeat.objects.bulk_create(
-            GameSeat(game=game, player=player, position=i) for i, player in enumerate(players)
-        )
+        game = _new_game(club, players, first_dealer, rules, preset, mode, id or uuid.uuid4())
+        game.name = name
+        game.save(force_insert=True)
+        GameSeat.objects.bulk_create(game.seat_list)
     return game
 
 
-def stored_rules_of(rules: RuleSet) -> dict[str, Any]:
-    """A new game's rules as it stores them: at the oldest rules version that reads them the
-    same, so that the servers of the release before read it too during a rolling upgrade."""
+def _new_game(
+    club: Club,
+    players: Sequence[Player],
+    first_dealer: int,
+    rules: RuleSet,
+    preset: str,
+    mode: str,
+    id: uuid.UUID,
+) -> Game:
+    """A game as it starts, not saved, with its seats: its rules stored at the oldest rules
+    version that reads them the same (so the servers of the release before read it too during a
+    rolling upgrade), and the table before its first round."""
     data, version = stored_form(rules)
-    return {"rules_data": data, "rules_version": version}
-
-
-def readings_of(preset: str) -> list[str]:
-    """Where a preset's rules are our reading of its source: shown on the rules card."""
-    return sorted(PRESETS[preset].readings) if preset in PRESETS else []
+    state = start_state(rules, [player.name for player in players], first_dealer)
+    game = Game(
+        id=id,
+        club=club,
+        preset=preset,
+        rules_data=data,
+        rules_version=version,
+        readings=sorted(PRESETS[preset].readings) if preset in PRESETS else [],
+        first_dealer=first_dealer,
+        state_data=stored_state(state),
+        mode=mode,
+    )
+    game.__dict__["seat_list"] = [
+        GameSeat(game=game, player=player, position=i) for i, player in enumerate(players)
+    ]
+    return game
 
 
 # The next game's id where a phone has not made it yet: one per game played again, so the page
@@ -334,23 +342,11 @@ def next_game(game: Game) -> Game:
     rules and way of asking for a round; the first deal one seat to the left. Its id stands in
     for the one a phone makes (``play_again``): the phone draws this game's page without a
     connection from it."""
-    seats = game.seat_list
-    first = (game.first_dealer + 1) % len(seats)
-    players = [seat.player for seat in seats]
-    new = Game(
-        id=next_game_id(game),
-        club=game.club,
-        preset=game.preset,
-        **stored_rules_of(game.rules),
-        readings=readings_of(game.preset),
-        first_dealer=first,
-        state_data=stored_state(start_state(game.rules, [p.name for p in players], first)),
-        mode=game.mode,
+    players = [seat.player for seat in game.seat_list]
+    first = (game.first_dealer + 1) % len(players)
+    return _new_game(
+        game.club, players, first, game.rules, game.preset, game.mode, next_game_id(game)
     )
-    new.__dict__["seat_list"] = [
-        GameSeat(game=new, player=player, position=i) for i, player in enumerate(players)
-    ]
-    return new
 
 
 def play_again(game: Game, id: uuid.UUID | None = None) -> Game:
@@ -360,10 +356,7 @@ def play_again(game: Game, id: uuid.UUID | None = None) -> Game:
     if id is not None:
         if id == next_game_id(game):
             raise InputError(_("make a new id for the game on the phone"), "id")
-        kept = Game.objects.filter(pk=id).first()
-        if kept is not None:
-            if kept.club_id != game.club_id:
-                raise InputError(_("this id is another game's: make a new one"), "id")
+        if (kept := _started_before(game, id)) is not None:
             return kept
     new = next_game(game)
     try:
@@ -377,12 +370,18 @@ def play_again(game: Game, id: uuid.UUID | None = None) -> Game:
             id=id,
         )
     except IntegrityError:  # the same id sent twice at once: the first one made it
-        if id is None:
+        if id is None or (kept := _started_before(game, id)) is None:
             raise
-        kept = Game.objects.filter(pk=id, club=game.club).first()
-        if kept is None:
-            raise InputError(_("this id is another game's: make a new one"), "id") from None
         return kept
+
+
+def _started_before(game: Game, id: uuid.UUID) -> Game | None:
+    """The game played again under ``id`` already (a start sent again), or None; an id of
+    another club's game is refused."""
+    kept = Game.objects.filter(pk=id).first()
+    if kept is not None and kept.club_id != game.club_id:
+        raise InputError(_("this id is another game's: make a new one"), "id")
+    return kept
 
 
 def name_game(game: Game, name: str) -> None:

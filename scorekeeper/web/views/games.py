@@ -105,7 +105,7 @@ def table_context(
         "next_round": state.rounds + 1,
         # The engine on the phone plays the next rounds from here (static/js/engine.js).
         "engine": engine_urls() if recording else None,
-        # "Play again" without a connection: the next game's page, drawn ahead (sync.js).
+        # "Play again" without a connection: the next game's page, drawn ahead (again.js).
         "stand_in": play.next_game_id(game)
         if not (link.read_only or game.abandoned or game.deleted)
         else None,
@@ -621,7 +621,7 @@ def play_again(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 def next_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The table page of the game "Play again" starts, drawn before it exists (nothing is
     saved): kept by the phone, which plays again from it without a connection under an id it
-    makes (static/js/sync.js)."""
+    makes (static/js/again.js)."""
     new = play.next_game(game)
     context = {**table_context(new, request.link), "page_path": new.get_absolute_url()}
     response = render(request, "scorekeeper/game.html", context)
