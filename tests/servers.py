@@ -1,6 +1,7 @@
 """Real app servers (gunicorn, as in production) started by a test, on the test's database."""
 
 import atexit
+import fcntl
 import json
 import os
 import resource
@@ -21,6 +22,8 @@ from pathlib import Path
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
+# The name of this test run, shared by its workers (tests/conftest.py sets it).
+TEST_RUN = "KNOCK_TEST_RUN"
 
 
 def free_port() -> int:
@@ -31,22 +34,29 @@ def free_port() -> int:
 
 @cache
 def collected_static() -> str:
-    """The hashed, compressed static files production serves, written once per test run to a
-    folder of its own (a clean clone has none, and the tree's own is not the test's to write)."""
-    root = tempfile.mkdtemp(prefix="knock-static-")
-    atexit.register(shutil.rmtree, root, ignore_errors=True)
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "DJANGO_STATIC_ROOT": root,
-            "DJANGO_DEBUG": "0",
-            "DJANGO_SECRET_KEY": "collect-" + "x" * 50,
-        },
-        check=True,
-    )
-    return root
+    """The hashed, compressed static files production serves, written to a folder of their own
+    once per test run, whichever of the run's workers asks first (a clean clone has none, the
+    tree's own is not the test's to write, and compressing the engine's runtime takes half a
+    minute). ``tests/conftest.py`` names the run and removes the folder when the run ends."""
+    root = Path(tempfile.gettempdir(), f"knock-static-{os.environ.get(TEST_RUN, os.getpid())}")
+    with open(f"{root}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "staticfiles.json").is_file():
+            shutil.rmtree(root, ignore_errors=True)
+            subprocess.run(
+                [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env={
+                    **os.environ,
+                    "DJANGO_STATIC_ROOT": str(root),
+                    "DJANGO_DEBUG": "0",
+                    "DJANGO_SECRET_KEY": "collect-" + "x" * 50,
+                },
+                check=True,
+            )
+    if TEST_RUN not in os.environ:
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return str(root)
 
 
 def server_environment(debug: bool = False) -> dict[str, str]:

@@ -3,8 +3,9 @@
 import json
 import re
 
-from django.core.management import call_command
 from django.templatetags.static import static
+
+from ..servers import collected_static
 
 
 def test_the_manifest_names_the_app_and_its_icons(client):
@@ -31,16 +32,15 @@ def test_the_worker_precaches_the_static_files_and_is_never_cached_long(client):
     assert body == client.get("/sw.js").content.decode()
 
 
-def test_the_worker_is_served_with_the_hashed_files_production_serves(client, settings, tmp_path):
+def test_the_worker_is_served_with_the_hashed_files_production_serves(client, settings):
     """Production serves the static files under hashed names, from what collectstatic wrote:
     the worker names those (it once asked the manifest for the static folder itself, and
     answered 500)."""
-    settings.STATIC_ROOT = tmp_path
+    settings.STATIC_ROOT = collected_static()
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
     }
-    call_command("collectstatic", "--noinput", verbosity=0)
     response = client.get("/sw.js")
     assert response.status_code == 200
     body = response.content.decode()
