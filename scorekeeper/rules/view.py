@@ -21,10 +21,18 @@ MOST_TOKENS = 5  # lives drawn one by one; more are shown as a count
 # Where a name may break across the two lines of its tile: at a space, or after a hyphen.
 NAME_PARTS = re.compile(r"\s+|(?<=-)")
 LONG_NAME_PART = 10  # letters ("Francesca-" fits a 360 px phone's tile at the full size)
+LONGEST_FITTED = 24  # letters: a longer part is sized as one of 24, and breaks where it must
 
 
 def capfirst(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def name_fit(name: str) -> str:
+    """The class that sizes a name on a tile so that its longest part keeps one line ("fit-14"
+    for "Schwarzenberger"), or nothing where the full size holds it."""
+    longest = max(len(part) for part in NAME_PARTS.split(name))
+    return f"fit-{min(longest, LONGEST_FITTED)}" if longest > LONG_NAME_PART else ""
 
 
 def seat_views(rules: RuleSet, state: GameState) -> list[dict[str, Any]]:
@@ -38,8 +46,9 @@ def seat_views(rules: RuleSet, state: GameState) -> list[dict[str, Any]]:
         seats.append(
             {
                 "name": name,
-                # A part of the name that a line of a phone's tile holds only in a smaller size.
-                "long_name": max(len(part) for part in NAME_PARTS.split(name)) > LONG_NAME_PART,
+                # A part of the name that a line of a phone's tile holds only in a smaller size:
+                # the class that sizes the name to its longest part, so no word breaks.
+                "name_fit": name_fit(name),
                 "lives": lives,
                 "status": status,
                 "out": status == Status.OUT,

@@ -17,7 +17,7 @@
 
   /* A tile's parts before its role line, as _seat.html draws them. */
   function seatParts(seat, view, startLives) {
-    const parts = [span(`name${seat.long_name ? " long" : ""}`, seat.name), span("visually-hidden", ", ")];
+    const parts = [span(`name${seat.name_fit ? ` ${seat.name_fit}` : ""}`, seat.name), span("visually-hidden", ", ")];
     const deals = view.dealer && seat.deals;
     if (seat.coins !== null) {
       const coins = span("coins", seat.coins);

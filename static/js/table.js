@@ -159,7 +159,7 @@
   function changed(form) {
     const toast = document.getElementById("toast");
     if (toast) toast.textContent = "";  // the next round has begun: the last one's toast goes
-    const said = document.querySelector("#table > .messages");
+    const said = document.querySelector("#table .game-head > .messages");
     if (said) said.replaceChildren();  // and what was said of the tap before it
     sync(form);
     form.dispatchEvent(new Event("change", { bubbles: true }));
@@ -274,7 +274,7 @@
       }, TOAST_SECONDS * 1000);
     }
     // What the page said of a tap it could not save stays twice as long as a toast.
-    const said = document.querySelector("#table > .messages");
+    const said = document.querySelector("#table .game-head > .messages");
     if (said && said.textContent.trim()) {
       setTimeout(() => said.replaceChildren(), 2 * TOAST_SECONDS * 1000);
     }

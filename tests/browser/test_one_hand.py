@@ -410,8 +410,8 @@ def test_a_tap_another_phone_beat_leaves_the_tiles_where_they_were(browser, size
     where = [t.bounding_box() for t in page.locator("#record .tile").all()]
     play.record_round(game, knock(game, "Cara", ["Dev"]))  # the other phone, first
     thumb.tap(record_button(page))
-    said = page.locator("#table > .messages .message")
-    nothing = "Nothing was saved" if locale == "en-GB" else "nichts gespeichert"
+    said = page.locator("#table .game-head .message")
+    nothing = "Nothing was saved" if locale == "en-GB" else "nicht gespeichert"
     expect(said).to_contain_text(nothing)
     expect(said).to_contain_text("1")
     expect(page.locator("#table h1")).to_contain_text("2")
@@ -419,6 +419,17 @@ def test_a_tap_another_phone_beat_leaves_the_tiles_where_they_were(browser, size
     box = said.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= size[1]
     assert said.evaluate("el => el.scrollHeight <= el.clientHeight + 1")
+    # It takes the header's place, and lies over no control: the endings, the players, the bar.
+    for control in page.locator("#record label, #record button").all():
+        if control.is_visible():
+            other = control.bounding_box()
+            apart = (
+                box["x"] + box["width"] <= other["x"]
+                or other["x"] + other["width"] <= box["x"]
+                or box["y"] + box["height"] <= other["y"]
+                or other["y"] + other["height"] <= box["y"]
+            )
+            assert apart, (control.inner_text(), box, other)
     shot(page, f"stale-tap-{size[0]}x{size[1]}-{locale}")
     assert lives(game.id) == (5, 5, 5, 4, 5, 5)
     # The next round is 3 taps, 0 scrolls, and what was said goes with the first of them.

@@ -62,7 +62,7 @@ def test_both_phones_tap_at_once_and_exactly_one_round_is_saved(two_phones, live
     told = [page for page in two_phones if page.locator(".messages").inner_text()]
     assert len(told) == 1
     expect(told[0].locator(".messages")).to_contain_text(
-        re.compile(r"Another phone recorded round 1 a moment ago — here is the table now")
+        re.compile(r"Another phone recorded round 1 a moment ago\. Nothing was saved")
     )
 
 

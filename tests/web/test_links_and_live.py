@@ -152,7 +152,7 @@ def test_a_tap_on_a_game_that_changed_is_refused_with_the_table_now(client):
         "client_id": "phone-2",
     }
     page = text(client.post(reverse("record", args=[game.club.key, game.id]), data, follow=True))
-    assert "Another phone recorded round 1 a moment ago — here is the table now." in page
+    assert "Another phone recorded round 1 a moment ago. Nothing was saved from this tap." in page
     assert Round.objects.count() == 1
 
 

@@ -323,7 +323,7 @@ def _stale(request: HtmxHttpRequest, game: Game, client_id: str = "") -> tuple[H
     else:
         messages.warning(
             request,
-            _("%(change)s — here is the table now. Nothing was saved from this tap.")
+            _("%(change)s. Nothing was saved from this tap.")
             % {"change": answer.said},
         )
     outcome = "already" if answer.recorded else "stale"

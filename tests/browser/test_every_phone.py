@@ -1,0 +1,128 @@
+"""Every page on every phone: at 320×568, 360×640, 390×844, 412×915 and a tablet both ways up,
+in both themes and both languages, with 2 to 8 players, nothing scrolls sideways, no text is
+cut, no word is broken inside itself, nothing is drawn over anything else and every control
+can be reached (measured on the boxes the browser laid out: ``fit.js``). The table keeps its
+tiles where they were from one round to the next.
+"""
+
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from scorekeeper import play
+from scorekeeper.models import Game
+
+from ..factory import knock, make_club, make_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FIT = (Path(__file__).parent / "fit.js").read_text()
+SIZES = [(320, 568), (360, 640), (390, 844), (412, 915), (1024, 768), (768, 1024)]
+LOCALES = ["en-GB", "de-DE"]
+# Eight players, with the names a table has: short ones, a double name, long parts.
+NAMES = (
+    "Ana",
+    "Maximiliane-Josephine",
+    "Bartholomäus",
+    "Jo",
+    "Theo Schwarzenberger",
+    "Eve",
+    "Friederike",
+    "Cara",
+)
+COUNTS = range(2, 9)
+
+
+def games_of(club, count):
+    """For ``count`` players: a game under way (someone on their last chance, someone out where
+    three or more play), a game over, and a game played for a pot."""
+    names = NAMES[:count]
+    going = make_game(players=names, club=club, preset="scat")
+    play.record_round(going, knock(going, names[0], [names[1]]))
+    if count >= 3:
+        for _ in range(3):
+            play.record_round(going, knock(going, names[0], [names[2]]))
+    over = make_game(players=names, club=club, preset="friendly", lives=1)
+    for loser in names[1:]:
+        play.record_round(over, knock(over, names[0], [loser]))
+    assert Game.objects.get(pk=over.pk).finished
+    pot = make_game(players=names, club=club, preset="widow")
+    return going, over, pot
+
+
+def pages(live, club, count, going, over, pot):
+    """Each page of a club's game for ``count`` players."""
+    key = club.key
+    yield f"table, {count} players", live + going.get_absolute_url()
+    yield f"game over, {count} players", live + over.get_absolute_url()
+    yield f"pot game, {count} players", live + pot.get_absolute_url()
+    yield f"round log, {count} players", live + reverse("round-log", args=[key, over.id])
+    yield f"edit round, {count} players", live + reverse("edit-round", args=[key, going.id, 1])
+    yield f"score sheet, {count} players", live + reverse("game-sheet", args=[key, over.id])
+
+
+def club_pages(live, club, game):
+    key = club.key
+    player = game.seat_list[1].player
+    yield "home", live + reverse("home")
+    yield "club", live + club.get_absolute_url()
+    yield "new game", live + reverse("new-game", args=[key])
+    yield "stats", live + reverse("stats", args=[key])
+    yield "player", live + reverse("player-stats", args=[key, player.pk])
+    yield "referee", live + reverse("referee")
+    yield "game's referee", live + reverse("game-referee", args=[key, game.id])
+    yield "rules card", live + reverse("game-rules", args=[key, game.id])
+    yield "invite", live + reverse("invite", args=[key, game.id])
+    yield "blank sheet", live + reverse("blank-sheet")
+    yield "view link", live + club.get_view_url()
+
+
+def problems_of(page):
+    """What does not fit, in either theme."""
+    found = []
+    for theme in ("light", "dark"):
+        page.emulate_media(color_scheme=theme)
+        found += [f"{theme}: {problem}" for problem in page.evaluate(FIT)]
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_page_fits_every_phone(browser, live_server, size, locale):
+    club = make_club("Donnerstagsrunde im Café")
+    games = {count: games_of(club, count) for count in COUNTS}
+    wanted = [page for count in COUNTS for page in pages(live_server.url, club, count, *games[count])]
+    wanted += club_pages(live_server.url, club, games[8][0])
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=width < 768, locale=locale
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    found = []
+    for name, url in wanted:
+        page.goto(url)
+        page.evaluate("document.fonts.ready")
+        found += [f"{name}: {problem}" for problem in problems_of(page)]
+    context.close()
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_tiles_stay_where_they_are_from_round_to_round(browser, live_server, size):
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    for count in COUNTS:
+        names = NAMES[:count]
+        game = make_game(players=names, preset="scat")
+        page.goto(live_server.url + game.get_absolute_url())
+        where = [t.bounding_box() for t in page.locator("#record .tile").all()]
+        for loser in names[1:] * 2:
+            play.record_round(game, knock(game, names[0], [loser]))
+            page.reload()
+            expect(page.locator("#table h1")).to_contain_text(str(game.round_count + 1))
+            assert [t.bounding_box() for t in page.locator("#record .tile").all()] == where
+    context.close()
