@@ -21,11 +21,18 @@ MOST_TOKENS = 5  # lives drawn one by one; more are shown as a count
 # Where a name may break across the two lines of its tile: at a space, or after a hyphen.
 NAME_PARTS = re.compile(r"\s+|(?<=-)")
 LONG_NAME_PART = 10  # letters ("Francesca-" fits a 360 px phone's tile at the full size)
+SHORT_LABEL = 8  # letters of a status ("swimming") a tile holds at the full size anywhere
 LONGEST_FITTED = 24  # letters: a longer part is sized as one of 24, and breaks where it must
 
 
 def capfirst(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def label_fit(label: str) -> str:
+    """The class that sizes a status's words to keep one line on a tile the status has to
+    itself ("fit-18" for "auf Gemeindekosten"), or nothing where the full size holds them."""
+    return f"fit-{min(len(label), LONGEST_FITTED)}" if len(label) > SHORT_LABEL else ""
 
 
 def name_fit(name: str) -> str:
@@ -52,7 +59,8 @@ def seat_views(rules: RuleSet, state: GameState) -> list[dict[str, Any]]:
                 "lives": lives,
                 "status": status,
                 "out": status == Status.OUT,
-                "label": rules.status_label(state.statuses[i]),
+                "label": (label := rules.status_label(state.statuses[i])),
+                "label_fit": label_fit(label),
                 "deals": deals,
                 "tokens": [True] * lives + [False] * (state.start_lives - lives)
                 if state.start_lives <= MOST_TOKENS

@@ -34,7 +34,7 @@
       parts.push(lives, span("visually-hidden", seat.said + (seat.status !== "in" || deals ? "," : "")));
     }
     const state = span("state");
-    if (seat.status !== "in") state.append(span(`status${seat.label.length > 14 ? " long" : ""}`, seat.label));
+    if (seat.status !== "in") state.append(span(`status${seat.label_fit ? ` ${seat.label_fit}` : ""}`, seat.label));
     if (deals) state.append(" ", span("dealer", view.deals_word));
     parts.push(state);
     return parts;
@@ -53,7 +53,7 @@
       if (after && after.nodeType === Node.TEXT_NODE) after.remove();
       dealer.remove();
     }
-    const pot = meta && meta.querySelector(".pot");
+    const pot = head.querySelector(".pot");
     if (pot) pot.textContent = view.pot;
     document.title = document.title.replace(/^[^·]*·/, `${view.heading} ·`);
   }
