@@ -20,7 +20,9 @@ MOST_TOKENS = 5  # lives drawn one by one; more are shown as a count
 
 # Where a name may break across the two lines of its tile: at a space, or after a hyphen.
 NAME_PARTS = re.compile(r"\s+|(?<=-)")
-LONG_NAME_PART = 10  # letters ("Francesca-" fits a 360 px phone's tile at the full size)
+# Letters of a name's part that every tile holds at the full size (the edit page's narrow tiles
+# on a 320 px phone broke "Friederike"); a longer part is sized to its tile.
+LONG_NAME_PART = 7
 SHORT_LABEL = 8  # letters of a status ("swimming") a tile holds at the full size anywhere
 LONGEST_FITTED = 24  # letters: a longer part is sized as one of 24, and breaks where it must
 
