@@ -29,6 +29,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic import ValidationError as SchemaError
 
 from . import play
+from .lib.marks import PALETTE, clean_initials
 from .lib.text import clean_name_text
 from .models import Club, Game, GameSeat, Round
 from .models.clubs import clean_name, key_digest, view_key_for
@@ -78,7 +79,13 @@ def export_club(club: Club) -> dict[str, Any]:
             "our_rules": club.our_rules,
         },
         "players": [
-            {"name": p.name, "retired": p.retired, "created": _when(p.created)}
+            {
+                "name": p.name,
+                "retired": p.retired,
+                "created": _when(p.created),
+                "colour": p.mark.colour,
+                "initials": p.mark.initials,
+            }
             for p in club.players.order_by("created", "id")
         ],
         "games": [
@@ -168,10 +175,20 @@ class ClubEntry(Strict):
     our_rules: dict[str, Any] | None = None
 
 
+def _initials(value: str) -> str:
+    try:
+        return clean_initials(value)
+    except ValueError:
+        raise ValueError("1 to 3 letters or digits") from None
+
+
 class PlayerEntry(Strict):
     name: Annotated[str, _plain(60)]
     retired: bool = False
     created: Moment
+    # The player's mark (files made before marks have none: the import gives one).
+    colour: Annotated[int, Field(ge=0, lt=len(PALETTE))] | None = None
+    initials: Annotated[str, AfterValidator(_initials)] | None = None
 
 
 class RoundEntry(Strict):
@@ -373,7 +390,11 @@ def import_club(data: Any) -> Club:
                     "a name has no spaces around it or twice in a row", f"players[{i}].name"
                 )
             player.retired, player.created = player_entry.retired, player_entry.created
-            player.save(update_fields=["retired", "created"])
+            if player_entry.colour is not None:
+                player.colour = player_entry.colour
+            if player_entry.initials is not None:
+                player.initials = player_entry.initials
+            player.save(update_fields=["retired", "created", "colour", "initials"])
             players[player.name] = player
         for g, game_entry in enumerate(file.games):
             _import_game(club, players, game_entry, f"games[{g}]")

@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from .lib.marks import PALETTE, clean_initials, free_colour, initials_for
 from .models import Club, Game, GameSeat, Player, RetiredKey, Round, RoundInputs
 from .models.clubs import clean_name, key_digest, name_key, new_key
 from .rules import PRESETS, Result, RuleSet
@@ -184,9 +185,22 @@ def add_player(club: Club, name: str) -> Player:
         )
     try:
         with writing():
-            return club.players.create(name=name, name_key=name_key(name))
+            # A mark no other player of the club has (the club's row locked on PostgreSQL:
+            # two phones adding players at once give them two colours).
+            _lock_club(club.pk)
+            others = list(club.players.values_list("colour", "initials", "retired"))
+            colour = free_colour(c for c, _i, retired in others if c is not None and not retired)
+            initials = initials_for(name, [i for _c, i, _r in others if i])
+            return club.players.create(
+                name=name, name_key=name_key(name), colour=colour, initials=initials
+            )
     except IntegrityError:
         raise name_taken(name) from None
+
+
+def _lock_club(pk: Any) -> None:
+    """The club's row locked until the transaction ends (SQLite's write lock holds it already)."""
+    Club.objects.select_for_update().values_list("pk", flat=True).get(pk=pk)
 
 
 def player_for(club: Club, name: str) -> Player:
@@ -213,6 +227,37 @@ def rename_player(player: Player, name: str) -> None:
             player.save(update_fields=["name", "name_key"])
     except IntegrityError:  # another phone gave another player this name a moment ago
         raise name_taken(name) from None
+
+
+def mark_player(player: Player, initials: str, colour: int) -> None:
+    """A player's colour and initials (``lib.marks``): initials that no other player of the
+    club has, and a colour no other player wears while the palette has one nobody wears."""
+    try:
+        initials = clean_initials(initials)
+    except ValueError:
+        raise InputError(_("initials are 1 to 3 letters or digits"), "initials") from None
+    if not 0 <= colour < len(PALETTE):
+        raise InputError(_("pick one of the colours shown"), "colour")
+    with writing():
+        _lock_club(player.club_id)
+        others = [p for p in player.club.players.exclude(pk=player.pk) if not p.retired]
+        if same := next(
+            (p for p in others if p.mark.initials.casefold() == initials.casefold()), None
+        ):
+            raise InputError(
+                _("%(name)s has the initials %(initials)s")
+                % {"name": same.name, "initials": initials},
+                "initials",
+            )
+        worn = {p.mark.colour: p for p in others}
+        if colour in worn and len(worn) < len(PALETTE):
+            raise InputError(
+                _("%(name)s wears %(colour)s: pick a colour nobody wears")
+                % {"name": worn[colour].name, "colour": PALETTE[colour].word},
+                "colour",
+            )
+        player.initials, player.colour = initials, colour
+        player.save(update_fields=["initials", "colour"])
 
 
 def retire_player(player: Player, retired: bool) -> None:

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..lib.marks import PALETTE, Mark, initials_of
 from ..lib.text import clean_name_text, name_text_is_clean
 from ..rules.errors import InputError
 
@@ -184,6 +185,12 @@ class Player(models.Model):
     name_key = models.CharField(max_length=180)
     retired = models.BooleanField(default=False)
     created = models.DateTimeField(default=timezone.now)
+    # The player's mark (lib.marks): a colour of the palette and initials, given when they join
+    # (no two of the club's players alike while colours last), changeable. With database
+    # defaults, so the release before can add players during an upgrade: ``mark`` then works
+    # one out of the row.
+    colour = models.PositiveSmallIntegerField(null=True, blank=True, db_default=None)
+    initials = models.CharField(max_length=3, blank=True, default="", db_default="")
 
     objects = PlayerQuerySet.as_manager()
 
@@ -195,3 +202,8 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def mark(self) -> Mark:
+        colour = self.colour if self.colour is not None else (self.pk or 0) % len(PALETTE)
+        return Mark(colour, self.initials or initials_of(self.name))

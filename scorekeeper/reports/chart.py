@@ -9,15 +9,15 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from ..lib.marks import Mark
 from ..rules import Result, Status
 from ..rules.game import GameState, Step
 from ..rules.words import coins as signed
 from .rounds import level
 
-# Eight series, each a hue of its own in either theme (their colours are in static/css/knock.css,
-# every one at least 3:1 against the chart), and dash patterns, so lines differ for colour-blind
-# readers too.
-SERIES = 8
+# Each player's line in their colour (lib.marks: at least 3:1 against the chart in either theme),
+# and dash patterns, so lines differ for colour-blind readers too (the legend pairs each with the
+# player's initials).
 DASHES = ["", "6 3", "2 3", "8 3 2 3"]
 WIDTH, HEIGHT, PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 320, 200, 28, 10, 10, 30
 
@@ -25,7 +25,7 @@ WIDTH, HEIGHT, PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 320, 200, 28, 10, 10, 
 @dataclass
 class Line:
     name: str
-    series: int
+    mark: Mark
     dash: str
     points: str
     lives: list[int]
@@ -46,9 +46,12 @@ class Chart:
     plot_right: float
 
 
-def lives_chart(points: Sequence[tuple[int, GameState]], last_chance: str = "") -> Chart:
+def lives_chart(
+    points: Sequence[tuple[int, GameState]], marks: Sequence[Mark], last_chance: str = ""
+) -> Chart:
     """Each player's level (``rounds.level``) at the start and after the rounds of ``points``
-    (every round of a short game, at most a hundred of a long one: ``lives_over_rounds``)."""
+    (every round of a short game, at most a hundred of a long one: ``lives_over_rounds``), each
+    line in the colour of the player's mark (``marks``, in seat order)."""
     state = points[-1][1]
     history = [[level(at, p) for p in range(len(at.names))] for _n, at in points]
     numbers = [n for n, _at in points]
@@ -77,7 +80,7 @@ def lives_chart(points: Sequence[tuple[int, GameState]], last_chance: str = "") 
             f"{x(n):.1f},{y(v) + offset:.1f}" for n, v in zip(numbers, levels, strict=True)
         )
         lives = [max(0, v) for v in levels]
-        lines.append(Line(name, p % SERIES, DASHES[p % len(DASHES)], dots, lives))
+        lines.append(Line(name, marks[p], DASHES[p % len(DASHES)], dots, lives))
     step = max(1, rounds // 8)
     x_ticks = [(i, x(i)) for i in range(0, rounds + 1, step)]
     y_ticks = [(str(v), y(v)) for v in range(1, top + 1)]
@@ -142,6 +145,7 @@ def sheet_rows(state: GameState, steps: Sequence[Step]) -> list[dict[str, Any]]:
                 "coins_words": signed(player.coins),
                 "lost": player.lost,
                 "label": "" if player.status == Status.IN else player.status_label,
+                "status": str(player.status),
             }
             for player in step.result.players
         ]

@@ -16,6 +16,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
+from ..lib.marks import Mark
 from ..models import Club, GameSeat
 from ..rules import PRESETS
 from ..rules.errors import InputError
@@ -28,6 +29,7 @@ class PlayerStats:
     name: str
     retired: bool
     pk: int = 0
+    mark: Mark | None = None  # the player's colour and initials
     url: str = ""  # the player's page, through the link the page was opened with
     games: int = 0
     finished: int = 0
@@ -96,10 +98,12 @@ class ClubStats:
         )
 
     def head_to_head(self) -> list[dict[str, Any]]:
-        names = [p.name for p in self.leaderboard()]
+        board = self.leaderboard()
+        names = [p.name for p in board]
         return [
             {
                 "name": a,
+                "mark": p.mark,
                 "cells": [
                     {
                         "against": b,
@@ -109,7 +113,7 @@ class ClubStats:
                     for b in names
                 ],
             }
-            for a in names
+            for a, p in zip(names, board, strict=True)
         ]
 
 
@@ -165,7 +169,7 @@ def club_stats(club: Club, preset: str | None = None, since: date | None = None)
     }
     players = {}
     for player in club.players.order_by("name_key"):
-        stats = PlayerStats(player.name, player.retired, player.pk)
+        stats = PlayerStats(player.name, player.retired, player.pk, player.mark)
         for key, value in totals.get(player.pk, {}).items():
             if key != "player_id":
                 setattr(stats, key, value or 0)
@@ -224,10 +228,11 @@ def club_records(club: Club, preset: str | None = None, since: date | None = Non
 
 def win_rate_bars(board: list[PlayerStats]) -> dict[str, Any]:
     """The leaderboard as a bar chart drawn on the server, with its text alternative."""
-    row, label, width = 30, 120, 320
+    row, label, width = 30, 40, 320
     bars = [
         {
             "name": p.name,
+            "mark": p.mark,
             "y": i * row,
             "width": round((width - label - 60) * p.win_rate, 1),
             "words": _("%(wins)d of %(games)d") % {"wins": p.wins, "games": p.finished},

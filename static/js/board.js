@@ -132,7 +132,8 @@
       item.className = `seat ${seat.status}`;
       const tile = item.querySelector(".tile");
       const role = tile.querySelector("[data-role]");
-      tile.replaceChildren(...seatParts(seat, view, startLives));
+      const mark = tile.querySelector(".mark");  // the player's colour and initials stay
+      tile.replaceChildren(...(mark ? [mark] : []), ...seatParts(seat, view, startLives));
       if (waiting) tile.append(span("unsaved", word("unsaved", "not saved yet")));
       if (role) tile.append(role);
       tile.classList.toggle("unsaved", waiting);

@@ -18,8 +18,13 @@
     const box = el.getBoundingClientRect();
     return box.width > 1 && box.height > 1;
   };
-  // A box kept for screen readers only (clipped to a pixel): not drawn.
-  const forReaders = (el) => el.closest(".visually-hidden, [aria-hidden=true] .visually-hidden") !== null;
+  // A box kept for screen readers only (clipped away): not drawn.
+  const forReaders = (el) => {
+    for (let at = el; at && at !== document.body; at = at.parentElement) {
+      if (style(at).clip.startsWith("rect")) return true;
+    }
+    return false;
+  };
   // Boxes that stay in view as the page scrolls (the bar, a sticky header): drawn over the page
   // on purpose, so compared only with what shares their layer.
   const layerOf = (el) => {
@@ -106,6 +111,21 @@
       atoms.push({ box: el.getBoundingClientRect(), el, layer: layerOf(el) });
     }
   }
+  // What a box scrolled or cut by an ancestor shows of it: its box within theirs.
+  const visiblePart = (el, box) => {
+    let { left, top, right, bottom } = box;
+    for (let at = el.parentElement; at && at !== document.body; at = at.parentElement) {
+      const s = style(at);
+      if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+      const clip = at.getBoundingClientRect();
+      left = Math.max(left, clip.left);
+      top = Math.max(top, clip.top);
+      right = Math.min(right, clip.right);
+      bottom = Math.min(bottom, clip.bottom);
+    }
+    return { left, top, right, bottom };
+  };
+  for (const atom of atoms) atom.box = visiblePart(atom.el, atom.box);
   const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2
     && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 4;
   const reported = new Set();

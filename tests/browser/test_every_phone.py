@@ -37,7 +37,8 @@ COUNTS = range(2, 9)
 
 def games_of(club, count):
     """For ``count`` players: a game under way (someone on their last chance, someone out where
-    three or more play), a game over, and a game played for a pot."""
+    three or more play), a game over, a game played for a pot, and one whose lives are counted
+    by tapping the players."""
     names = NAMES[:count]
     going = make_game(players=names, club=club, preset="scat")
     play.record_round(going, knock(going, names[0], [names[1]]))
@@ -49,15 +50,18 @@ def games_of(club, count):
         play.record_round(over, knock(over, names[0], [loser]))
     assert Game.objects.get(pk=over.pk).finished
     pot = make_game(players=names, club=club, preset="widow")
-    return going, over, pot
+    counting = make_game(players=names, club=club, preset="schwimmen", mode=Game.Mode.COUNT)
+    play.record_round(counting, knock(counting, names[-1], [names[0]]))
+    return going, over, pot, counting
 
 
-def pages(live, club, count, going, over, pot):
+def pages(live, club, count, going, over, pot, counting):
     """Each page of a club's game for ``count`` players."""
     key = club.key
     yield f"table, {count} players", live + going.get_absolute_url()
     yield f"game over, {count} players", live + over.get_absolute_url()
     yield f"pot game, {count} players", live + pot.get_absolute_url()
+    yield f"counting lives, {count} players", live + counting.get_absolute_url()
     yield f"round log, {count} players", live + reverse("round-log", args=[key, over.id])
     yield f"edit round, {count} players", live + reverse("edit-round", args=[key, going.id, 1])
     yield f"score sheet, {count} players", live + reverse("game-sheet", args=[key, over.id])

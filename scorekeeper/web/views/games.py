@@ -93,6 +93,9 @@ def table_context(
         "summary": summary,
         "share_text": summary.share_text(game.preset_name) if summary else "",
         "rows": cache(lambda: _rows(game, record_form)),
+        # Each player's colour and initials (lib.marks), in seat order: part of what keeps a
+        # drawn board, as the names are.
+        "marks": [seat.player.mark for seat in game.seat_list],
         "recording": recording,
         "form": record_form,
         "bound": form is not None and form.is_bound,
@@ -129,9 +132,10 @@ def _rows(
     phone's engine draws too), with the record form's tile when recording."""
     state = state or game.state
     tiles = form.tiles() if form else [None] * len(state.names)
+    marks = [seat.player.mark for seat in game.seat_list]
     return [
-        {**seat, "tile": tile}
-        for seat, tile in zip(seat_views(game.rules, state), tiles, strict=True)
+        {**seat, "tile": tile, "mark": mark}
+        for seat, tile, mark in zip(seat_views(game.rules, state), tiles, marks, strict=True)
     ]
 
 
@@ -323,8 +327,7 @@ def _stale(request: HtmxHttpRequest, game: Game, client_id: str = "") -> tuple[H
     else:
         messages.warning(
             request,
-            _("%(change)s. Nothing was saved from this tap.")
-            % {"change": answer.said},
+            _("%(change)s. Nothing was saved from this tap.") % {"change": answer.said},
         )
     outcome = "already" if answer.recorded else "stale"
     if request.htmx:
@@ -551,8 +554,11 @@ def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
             "page": page,
             "steps": page.steps,
             "entries": [log_entry(state, step) for step in reversed(page.steps)],
-            "chart": lives_chart(lives_over_rounds(game), last_chance),
+            "chart": lives_chart(
+                lives_over_rounds(game), [seat.player.mark for seat in game.seat_list], last_chance
+            ),
             "sheet": sheet_rows(state, page.steps),
+            "last_chance": last_chance,
             "taken_back": taken_back,
         },
     )
