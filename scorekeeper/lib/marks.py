@@ -81,17 +81,16 @@ def _key(initials: str) -> str:
 
 def initials_for(name: str, taken: Iterable[str]) -> str:
     """Initials for a new player that no other player of the club has: the name's own
-    (``initials_of``), else its first letter with a later one of its letters ("Anton" beside
-    "Ana" is "At"), else three letters, else its first letter and a number."""
+    (``initials_of``), else its first three letters ("Anton" beside "Ana" is "Ant"), else its
+    first letter with a later one, else its first letter and a number."""
     used = {_key(initials) for initials in taken}
     first = initials_of(name)
     letters = [c for c in name if c.isalnum()]
     head = first[:1]
-    candidates = [first]
+    candidates = [first, head + "".join(letters[1:3]).lower()]
     candidates += [head + c.lower() for c in letters[1:]]
-    candidates += [first[:2] + c.lower() for c in letters[2:]]
     candidates += [f"{head}{n}" for n in range(2, 100)]
-    return next(c for c in candidates if _key(c) not in used)
+    return next(c for c in candidates if len(c) > 1 and _key(c) not in used)
 
 
 def free_colour(used: Iterable[int]) -> int:

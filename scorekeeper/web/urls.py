@@ -34,6 +34,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("", clubs.club, name="club"),
     path("players/add", clubs.add_player, name="add-player"),
     path("players/<int:player_id>/rename", clubs.rename_player, name="rename-player"),
+    path("players/<int:player_id>/mark", clubs.mark_player, name="mark-player"),
     path("players/<int:player_id>/retire", clubs.retire_player, name="retire-player"),
     path("games/new", games.new_game, name="new-game"),
     path("stats", clubs.stats, name="stats"),

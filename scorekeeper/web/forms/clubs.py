@@ -33,6 +33,14 @@ class PlayerNameForm(forms.Form):
     )
 
 
+class PlayerMarkForm(forms.Form):
+    """A player's colour (an index into the palette, ``lib.marks``) and initials; the verb
+    (``play.mark_player``) says what it refuses."""
+
+    initials = forms.CharField(label=gettext_lazy("Initials"), max_length=20, strip=True)
+    colour = forms.IntegerField(label=gettext_lazy("Colour"), min_value=0, max_value=99)
+
+
 class PlayerNamesForm(forms.Form):
     """Several new players at once: "Ana, Ben, Cara", or one a line."""
 

@@ -19,16 +19,23 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from ... import play
+from ...lib.marks import PALETTE
 from ...lib.qr import qr_svg
 from ...lib.text import sentence
-from ...models import BIN_DAYS, Club, Game, key_digest
+from ...models import BIN_DAYS, Club, Game, Player, key_digest
 from ...models.clubs import name_key
 from ...reports.stats import club_records, club_stats, player_games, stats_filters, win_rate_bars
 from ...rules import PRESETS
 from ...rules.errors import InputError
 from ...rules.words import names as names_in_words
 from ..access import client_digest, club_link, remember_club
-from ..forms.clubs import ClubForm, PlayerNameForm, PlayerNamesForm, ReplaceLinkForm
+from ..forms.clubs import (
+    ClubForm,
+    PlayerMarkForm,
+    PlayerNameForm,
+    PlayerNamesForm,
+    ReplaceLinkForm,
+)
 from ..http import HtmxHttpRequest
 
 GAMES_PER_PAGE = 10
@@ -105,8 +112,10 @@ def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
         players = club.players.all()
         if find:
             players = players.filter(name_key__contains=name_key(find))
+        shown = Paginator(players, PLAYERS_PER_PAGE).get_page(request.GET.get("players"))
+        _with_swatches(club, shown.object_list)
         context.update(
-            players=Paginator(players, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
+            players=shown,
             find=find,
             link=link,
             qr=qr_svg(link),
@@ -115,6 +124,27 @@ def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
             player_form=PlayerNameForm(),
         )
     return render(request, "scorekeeper/club.html", context)
+
+
+def _with_swatches(club: Club, players) -> None:
+    """Each listed player's colour picker: every colour of the palette, with whoever else of the
+    club wears it (a colour nobody wears is the one to pick, while there is one)."""
+    wearers: dict[int, Player] = {}
+    for other in club.players.filter(retired=False):
+        wearers.setdefault(other.mark.colour, other)
+    for player in players:
+        player.swatches = [
+            {
+                "index": i,
+                "css": f"pc-{i}",
+                "word": colour.word,
+                "checked": i == player.mark.colour,
+                "worn_by": wearer
+                if (wearer := wearers.get(i)) and wearer.pk != player.pk
+                else None,
+            }
+            for i, colour in enumerate(PALETTE)
+        ]
 
 
 def _games(request: HttpRequest, club: Club):
@@ -256,6 +286,34 @@ def rename_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
         return _("%(old)s is now called %(new)s.") % {"old": old, "new": player.name}
 
     return _with_a_name(request, club, rename)
+
+
+@require_POST
+@club_link()
+def mark_player(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
+    """A player's colour and initials, as picked on the club page."""
+    player = get_object_or_404(club.players, pk=player_id)
+    form = PlayerMarkForm(request.POST)
+    if not form.is_valid():
+        field = next(iter(form.errors))
+        said = {
+            "initials": _("Initials are 1 to 3 letters or digits."),
+            "colour": _("Pick one of the colours shown."),
+        }
+        messages.error(request, said.get(field, _("That could not be read.")), PLAYERS)
+        return _at_the_players(club)
+    try:
+        play.mark_player(player, form.cleaned_data["initials"], form.cleaned_data["colour"])
+    except InputError as refusal:
+        messages.error(request, sentence(refusal.message), PLAYERS)
+    else:
+        messages.success(
+            request,
+            _("%(name)s is %(initials)s in %(colour)s now.")
+            % {"name": player.name, "initials": player.initials, "colour": player.mark.word},
+            PLAYERS,
+        )
+    return _at_the_players(club)
 
 
 @require_POST

@@ -1,0 +1,210 @@
+"""Each player's mark, a colour and initials: readable in both themes, distinct within a club
+while colours last, chosen at first, changeable, and the same wherever the player is shown."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.urls import reverse
+
+from scorekeeper import play
+from scorekeeper.backup import export_club, import_club
+from scorekeeper.lib.marks import ON_DARK, ON_LIGHT, PALETTE, palette_css
+from scorekeeper.models import Club, Player
+from scorekeeper.rules.errors import InputError
+
+from ..factory import knock, make_club, make_game
+
+CSS = (Path(__file__).resolve().parents[2] / "static" / "css" / "knock.css").read_text()
+# The papers a mark lies on, as knock.css declares them: light paper and surface, dark ones.
+LIGHT_PAPERS = {"paper": "#fbfaf7", "surface": "#ffffff", "county tile": "#fffaf0"}
+DARK_PAPERS = {"paper": "#101311", "surface": "#1b201d", "county tile": "#2b2414"}
+
+
+def luminance(colour: str) -> float:
+    def channel(c: int) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_every_colour_reads_in_both_themes():
+    assert len({c.light for c in PALETTE}) == len({c.dark for c in PALETTE}) == len(PALETTE) == 10
+    for colour in PALETTE:
+        # The initials on the mark: 4.5:1, as text must.
+        assert contrast(colour.light, ON_LIGHT) >= 4.5, colour.word
+        assert contrast(colour.dark, ON_DARK) >= 4.5, colour.word
+        # The mark and a chart's line against every paper it lies on: 3:1, as a graphic must.
+        for paper in LIGHT_PAPERS.values():
+            assert contrast(colour.light, paper) >= 3, (colour.word, paper)
+        for paper in DARK_PAPERS.values():
+            assert contrast(colour.dark, paper) >= 3, (colour.word, paper)
+    for paper in (*LIGHT_PAPERS.values(), *DARK_PAPERS.values()):
+        assert paper in CSS
+
+
+def test_the_stylesheet_holds_the_palette_as_declared_once():
+    assert palette_css() in CSS
+    assert f"--on-pc: light-dark({ON_LIGHT}, {ON_DARK})" in CSS
+
+
+@pytest.mark.django_db
+def test_new_players_wear_colours_nobody_wears_until_there_are_none_left():
+    club = make_club()
+    names = ["Ana", "Anton", "Ben", "Bea", "Cara", "Dev", "Eve", "Finn", "Gus", "Hal", "Ida"]
+    players = [play.add_player(club, name) for name in names]
+    colours = [p.colour for p in players]
+    assert colours[:10] == list(range(10))  # each its own while colours last
+    assert colours[10] == 0  # the eleventh shares the first of the least worn
+    initials = [p.initials for p in players]
+    assert initials[:4] == ["An", "Ant", "Be", "Bea"]
+    assert len({i.casefold() for i in initials}) == len(initials)
+    assert play.add_player(club, "Maximiliane-Josephine").initials == "MJ"
+
+
+@pytest.mark.django_db
+def test_a_retired_players_colour_goes_to_the_next_new_player():
+    club = make_club()
+    ana, _ben = play.add_player(club, "Ana"), play.add_player(club, "Ben")
+    play.retire_player(ana, True)
+    assert play.add_player(club, "Cara").colour == ana.colour
+
+
+@pytest.mark.django_db
+def test_a_mark_is_changed_and_what_cannot_be_is_refused_naming_its_field():
+    club = make_club()
+    ana, ben = play.add_player(club, "Ana"), play.add_player(club, "Ben")
+    play.mark_player(ana, "AS", 5)
+    ana.refresh_from_db()
+    assert (ana.colour, ana.initials) == (5, "AS")
+    cases = [
+        (("be", 3), "initials", "Ben has the initials be"),
+        (("A-S", 3), "initials", "initials are 1 to 3 letters or digits"),
+        (("", 3), "initials", "initials are 1 to 3 letters or digits"),
+        (("ANNA", 3), "initials", "initials are 1 to 3 letters or digits"),
+        (("AS", ben.colour), "colour", "Ben wears orange: pick a colour nobody wears"),
+        (("AS", 10), "colour", "pick one of the colours shown"),
+    ]
+    for (initials, colour), field, said in cases:
+        with pytest.raises(InputError) as refused:
+            play.mark_player(ana, initials, colour)
+        assert (refused.value.field, refused.value.message) == (field, said)
+    ana.refresh_from_db()
+    assert (ana.colour, ana.initials) == (5, "AS")
+
+
+@pytest.mark.django_db
+def test_a_colour_may_be_shared_once_every_colour_is_worn():
+    club = make_club()
+    players = [play.add_player(club, f"Player {n}") for n in range(len(PALETTE) + 1)]
+    last = players[-1]  # the eleventh, who shares the first colour: the others wear them all
+    play.mark_player(last, "P10", players[1].colour)
+    last.refresh_from_db()
+    assert last.colour == players[1].colour
+
+
+@pytest.mark.django_db
+def test_the_club_page_changes_a_mark_and_says_so_or_why_not(client):
+    club = make_club()
+    ana, ben = play.add_player(club, "Ana"), play.add_player(club, "Ben")
+    url = reverse("mark-player", args=[club.key, ana.pk])
+    page = client.get(club.get_absolute_url()).content.decode()
+    # Each player's picker: ten colours by name, the one Ben wears said as his.
+    assert page.count('name="colour"') == 2 * len(PALETTE)
+    assert "orange, worn by Ben" in page
+    answer = client.post(url, {"initials": "ANA", "colour": "4"}, follow=True)
+    assert "Ana is ANA in red now." in answer.content.decode()
+    for sent, said in [
+        ({"initials": "Be", "colour": "4"}, "Ben has the initials Be."),
+        ({"initials": "A<b>", "colour": "4"}, "Initials are 1 to 3 letters or digits."),
+        ({"initials": "AN", "colour": "blue"}, "Pick one of the colours shown."),
+        ({"initials": "AN", "colour": str(ben.colour)}, "Ben wears orange: pick a colour"),
+        ({"colour": "2"}, "Initials are 1 to 3 letters or digits."),
+    ]:
+        answer = client.post(url, sent, follow=True)
+        assert answer.status_code == 200
+        assert said in answer.content.decode(), sent
+    ana.refresh_from_db()
+    assert (ana.initials, ana.colour) == ("ANA", 4)
+    # Through the view link nothing changes.
+    view = reverse("mark-player", args=[club.view_key, ana.pk])
+    assert client.post(view, {"initials": "X", "colour": "1"}).status_code == 404
+    ana.refresh_from_db()
+    assert ana.initials == "ANA"
+
+
+@pytest.mark.django_db
+def test_a_player_wears_the_same_mark_on_every_page(client):
+    club = make_club()
+    game = make_game(players=("Ana", "Ben", "Cara"), club=club, preset="friendly", lives=1)
+    play.record_round(game, knock(game, "Ana", ["Ben"]))
+    play.record_round(game, knock(game, "Ana", ["Cara"]))  # Ana wins: the stats count the game
+    ana = club.players.named("Ana")
+    play.mark_player(ana, "Zz", 6)
+    drawn = re.compile(r'<span class="mark pc-6" aria-hidden="true">Zz</span>')
+    pages = {
+        "table": game.get_absolute_url(),
+        "round log": reverse("round-log", args=[club.key, game.id]),
+        "score sheet": reverse("game-sheet", args=[club.key, game.id]),
+        "stats": reverse("stats", args=[club.key]),
+        "club": club.get_absolute_url(),
+    }
+    for page, url in pages.items():
+        assert drawn.search(client.get(url).content.decode()), page
+    # The chart draws Ana's line in her colour.
+    log = client.get(pages["round log"]).content.decode()
+    assert re.search(r'<polyline [^>]*class="line pc-6"', log)
+
+
+@pytest.mark.django_db
+def test_a_club_file_keeps_its_players_marks():
+    club = make_club()
+    ana = play.add_player(club, "Ana")
+    play.mark_player(ana, "Q", 7)
+    data = export_club(Club.objects.with_key(club.key))
+    assert data["players"][0] | {"created": None} == {
+        "name": "Ana",
+        "retired": False,
+        "created": None,
+        "colour": 7,
+        "initials": "Q",
+    }
+    Club.objects.all().delete()
+    copy = import_club(data)
+    assert [(p.name, p.colour, p.initials) for p in copy.players.all()] == [("Ana", 7, "Q")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_players_stored_before_marks_get_distinct_ones():
+    before = [("scorekeeper", "0019_names_without_format_characters")]
+    after = [("scorekeeper", "0020_player_marks")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    OldClub, OldPlayer = (
+        apps.get_model("scorekeeper", "Club"),
+        apps.get_model("scorekeeper", "Player"),
+    )
+    for n in range(2):
+        club = OldClub.objects.create(
+            name=f"Club {n}", key_hash=f"{n}" * 64, view_key_hash=f"v{n}" * 32
+        )
+        for name in ("Ann", "Anna", "Ben", "Theo Schwarz"):
+            OldPlayer.objects.create(club=club, name=name, name_key=name.casefold())
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    executor.loader.build_graph()
+    for club in Club.objects.all():
+        marks = list(
+            Player.objects.filter(club=club).order_by("pk").values_list("colour", "initials")
+        )
+        assert marks == [(0, "An"), (1, "Ann"), (2, "Be"), (3, "TS")]
