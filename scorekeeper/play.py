@@ -23,7 +23,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -36,7 +36,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from .lib.marks import PALETTE, clean_initials, free_colour, initials_for
-from .models import Club, Game, GameSeat, Player, RetiredKey, Round, RoundInputs
+from .models import Club, Game, GameSeat, Player, RetiredKey, Round, RoundInputs, Season
 from .models.clubs import clean_name, key_digest, name_key, new_key
 from .rules import PRESETS, Result, RuleSet
 from .rules.errors import InputError
@@ -46,6 +46,7 @@ from .rules.game import (
     Step,
     advance,
     describe_changes,
+    seat_places,
     seat_results,
     stored_state,
     tallies,
@@ -258,6 +259,18 @@ def mark_player(player: Player, initials: str, colour: int) -> None:
             )
         player.initials, player.colour = initials, colour
         player.save(update_fields=["initials", "colour"])
+
+
+def add_season(club: Club, name: str, starts: date, ends: date) -> Season:
+    """A season of the club's, counted from ``starts`` to ``ends``, both days included; a name
+    another of its seasons has is refused, also when two phones name it at once."""
+    if ends < starts:
+        raise InputError(_("the last day comes on or after the first"), "ends")
+    try:
+        with writing():
+            return club.seasons.create(name=name, starts=starts, ends=ends)
+    except IntegrityError:
+        raise InputError(_("the club has a season of that name already"), "name") from None
 
 
 def retire_player(player: Player, retired: bool) -> None:
@@ -761,11 +774,12 @@ def store(
     game.moved_to(columns)
     seats = list(GameSeat.objects.filter(game_id=game.pk).order_by("position"))
     totals = total_tallies(steps, len(seats))
-    for seat, total, result in zip(seats, totals, seat_results(after), strict=True):
+    ended = zip(seat_results(after), seat_places(after), strict=True)
+    for seat, total, (result, place) in zip(seats, totals, ended, strict=True):
         for name, count in total.items():
             setattr(seat, name, count)
-        seat.result = result
-    GameSeat.objects.bulk_update(seats, [*TALLIES, "result"])
+        seat.result, seat.place = result, place
+    GameSeat.objects.bulk_update(seats, [*TALLIES, "result", "place"])
 
 
 def _keep_each_table(game: Game, steps: tuple[Step, ...], rounds: list[Round]) -> None:
@@ -835,6 +849,9 @@ def _add_tallies(game: Game, step: Step, after: GameState) -> None:
     if after.game_over:
         results = seat_results(after)
         changes["result"] = Case(*(When(position=p, then=Value(r)) for p, r in enumerate(results)))
+        changes["place"] = Case(
+            *(When(position=p, then=Value(n)) for p, n in enumerate(seat_places(after)))
+        )
         touched = set(range(len(results)))
     if changes:
         GameSeat.objects.filter(game_id=game.pk, position__in=touched).update(**changes)
@@ -846,12 +863,12 @@ def tallies_differ(game: Game) -> bool:
     stored = list(
         GameSeat.objects.filter(game_id=game.pk)
         .order_by("position")
-        .values_list(*TALLIES, "result")
+        .values_list(*TALLIES, "result", "place")
     )
     totals = total_tallies(steps, len(stored))
     worked_out = [
-        (*(t[name] for name in TALLIES), r)
-        for t, r in zip(totals, seat_results(after), strict=True)
+        (*(t[name] for name in TALLIES), r, p)
+        for t, r, p in zip(totals, seat_results(after), seat_places(after), strict=True)
     ]
     return stored != worked_out
 

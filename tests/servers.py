@@ -37,8 +37,12 @@ def collected_static() -> str:
     """The hashed, compressed static files production serves, written to a folder of their own
     once per test run, whichever of the run's workers asks first (a clean clone has none, the
     tree's own is not the test's to write, and compressing the engine's runtime takes half a
-    minute). ``tests/conftest.py`` names the run and removes the folder when the run ends."""
-    root = Path(tempfile.gettempdir(), f"knock-static-{os.environ.get(TEST_RUN, os.getpid())}")
+    minute). ``tests/conftest.py`` names the run and removes the folder when the run ends;
+    ``KNOCK_TEST_STATIC`` names a folder kept across runs instead (``.ci/test`` removes it)."""
+    root = Path(
+        os.environ.get("KNOCK_TEST_STATIC")  # .ci/test: one folder for both databases' runs
+        or Path(tempfile.gettempdir(), f"knock-static-{os.environ.get(TEST_RUN, os.getpid())}")
+    )
     with open(f"{root}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (root / "staticfiles.json").is_file():
@@ -54,7 +58,7 @@ def collected_static() -> str:
                 },
                 check=True,
             )
-    if TEST_RUN not in os.environ:
+    if TEST_RUN not in os.environ and "KNOCK_TEST_STATIC" not in os.environ:
         atexit.register(shutil.rmtree, root, ignore_errors=True)
     return str(root)
 

@@ -3,7 +3,7 @@ seats and their rounds (``games``). The verbs that change them are in ``scorekee
 
 May import only ``lib`` and ``rules``."""
 
-from .clubs import Club, Player, RetiredKey, key_digest, new_key
+from .clubs import Club, Player, RetiredKey, Season, key_digest, new_key
 from .games import BIN_DAYS, Game, GameSeat, MadeByANewerKnock, Round, RoundInputs
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "RetiredKey",
     "Round",
     "RoundInputs",
+    "Season",
     "key_digest",
     "new_key",
 ]

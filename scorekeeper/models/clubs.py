@@ -207,3 +207,25 @@ class Player(models.Model):
     def mark(self) -> Mark:
         colour = self.colour if self.colour is not None else (self.pk or 0) % len(PALETTE)
         return Mark(colour, self.initials or initials_of(self.name))
+
+
+class Season(models.Model):
+    """A period a club names ("Winter 2026"), first and last day included, over which its
+    standings are counted (``reports.standings``)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=60)
+    starts = models.DateField()
+    ends = models.DateField()
+
+    class Meta:
+        ordering = ["-starts", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            models.CheckConstraint(
+                condition=models.Q(ends__gte=models.F("starts")), name="season_ends_after_it_starts"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -327,6 +327,9 @@ class GameSeat(models.Model):
     hands_won = models.PositiveIntegerField(default=0, db_default=0)
     coins = models.IntegerField(default=0, db_default=0)
     result = models.CharField(max_length=5, blank=True)  # won, tied, lost; empty while playing
+    # Where the seat finished (rules.game.seat_places): 1 for the winner, then by how long they
+    # lasted; empty while playing. A database default, for the release before during an upgrade.
+    place = models.PositiveSmallIntegerField(null=True, blank=True, db_default=None)
 
     class Meta:
         ordering = ["position"]

@@ -463,6 +463,27 @@ def seat_results(state: GameState) -> list[str]:
     ]
 
 
+def seat_places(state: GameState) -> list[int | None]:
+    """Where each seat finished: the winner first (each of a tie first), then by how long they
+    lasted, who went out later above who went out sooner, and among those never out, more lives
+    above fewer; in a game played for a pot, by coins. Seats that did as well share a place and
+    the places after them move on (1, 2, 2, 4). Nothing while the game goes on."""
+    if not state.game_over:
+        return [None] * len(state.names)
+    first = {state.winner, *state.tie} - {None}
+    never_out = len(state.names) * 10**6  # later than any round
+
+    def standing(seat: int) -> tuple[int, int]:
+        won = int(state.names[seat] in first)
+        if state.coins:
+            return won, state.coins[seat]
+        out = state.out_in[seat] if state.out_in else None
+        return won, (never_out + state.lives[seat] if out is None else out)
+
+    standings = [standing(seat) for seat in range(len(state.names))]
+    return [1 + sum(other > mine for other in standings) for mine in standings]
+
+
 def describe_changes(rules: RuleSet, before: GameState, after: GameState) -> list[str]:
     """What an edit changed for the table now, in words: "Cat is no longer out"."""
     lines = []

@@ -47,6 +47,7 @@ class Link:
         "game-version": "view-game-version",
         "game-events": "view-game-events",
         "stats": "view-stats",
+        "standings": "view-standings",
         "player-stats": "view-player-stats",
     }
 

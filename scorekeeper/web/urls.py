@@ -38,6 +38,9 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("players/<int:player_id>/retire", clubs.retire_player, name="retire-player"),
     path("games/new", games.new_game, name="new-game"),
     path("stats", clubs.stats, name="stats"),
+    path("standings", clubs.club_standings, name="standings"),
+    path("seasons/new", clubs.add_season, name="add-season"),
+    path("seasons/<int:season_id>/delete", clubs.delete_season, name="delete-season"),
     path("players/<int:player_id>/stats", clubs.player_stats, name="player-stats"),
     path("replace-link", clubs.replace_link, name="replace-link"),
     path("export.json", backup.export_club, name="export-club"),
@@ -52,6 +55,7 @@ view_patterns: list[URLPattern | URLResolver] = [
     path("g/<uuid:game_id>/log", games.round_log, name="view-round-log"),
     path("", clubs.club, name="view-club"),
     path("stats", clubs.stats, name="view-stats"),
+    path("standings", clubs.club_standings, name="view-standings"),
     path("players/<int:player_id>/stats", clubs.player_stats, name="view-player-stats"),
 ]
 

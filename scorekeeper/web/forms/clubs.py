@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -39,6 +40,37 @@ class PlayerMarkForm(forms.Form):
 
     initials = forms.CharField(label=gettext_lazy("Initials"), max_length=20, strip=True)
     colour = forms.IntegerField(label=gettext_lazy("Colour"), min_value=0, max_value=99)
+
+
+class SeasonForm(forms.Form):
+    """A season of the club's: a name of its own and its first and last days."""
+
+    name = forms.CharField(
+        label=gettext_lazy("Season"), max_length=60, strip=True, validators=[plain_text]
+    )
+    starts = forms.DateField(
+        label=gettext_lazy("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends = forms.DateField(
+        label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args: Any, club: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if self.club.seasons.filter(name__iexact=name).exists():
+            raise forms.ValidationError(_("The club has a season of that name already."))
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        starts, ends = data.get("starts"), data.get("ends")
+        if starts and ends and ends < starts:
+            self.add_error("ends", _("The last day comes on or after the first."))
+        return data
 
 
 class PlayerNamesForm(forms.Form):

@@ -24,6 +24,7 @@ from ...lib.qr import qr_svg
 from ...lib.text import sentence
 from ...models import BIN_DAYS, Club, Game, Player, key_digest
 from ...models.clubs import name_key
+from ...reports.standings import current, periods, standings
 from ...reports.stats import club_records, club_stats, player_games, stats_filters, win_rate_bars
 from ...rules import PRESETS
 from ...rules.errors import InputError
@@ -35,6 +36,7 @@ from ..forms.clubs import (
     PlayerNameForm,
     PlayerNamesForm,
     ReplaceLinkForm,
+    SeasonForm,
 )
 from ..http import HtmxHttpRequest
 
@@ -103,7 +105,15 @@ def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     """The club's page: its games, and through the secret link its players and links too. The
     view link shows the games, live, and nothing that changes them."""
     can_record = not request.link.read_only
-    context = {"club": club, "can_record": can_record, "games": _games(request, club)}
+    period = current(periods(club, timezone.localdate()), timezone.localdate())
+    context = {
+        "club": club,
+        "can_record": can_record,
+        "games": _games(request, club),
+        "period": period,
+        "leader": next(iter(standings(club, period)), None),
+        "standings_url": request.link.url("standings"),
+    }
     if can_record:
         context["bin"] = _bin(club)
         link = request.build_absolute_uri(club.get_absolute_url())
@@ -409,3 +419,67 @@ def player_stats(request: HtmxHttpRequest, club: Club, player_id: int) -> HttpRe
             "stats_url": request.link.url("stats"),
         },
     )
+
+
+@require_GET
+@club_link(read_only_ok=True)
+def club_standings(request: HtmxHttpRequest, club: Club) -> HttpResponse:
+    """The club's standings over the period asked for (``?period=``: month, year, all, or one
+    of its seasons), the season under way or this year when none is asked for; through the
+    secret link, its seasons to name or remove too."""
+    return _standings_page(request, club, SeasonForm(club=club))
+
+
+def _standings_page(
+    request: HtmxHttpRequest, club: Club, form: SeasonForm, status: int = 200
+) -> HttpResponse:
+    today = timezone.localdate()
+    choices = periods(club, today)
+    asked = request.GET.get("period", "")
+    period = next((p for p in choices if p.key == asked), None) or current(choices, today)
+    table = standings(club, period)
+    for standing in table:
+        standing.url = request.link.url("player-stats", standing.pk)
+    return render(
+        request,
+        "scorekeeper/standings.html",
+        {
+            "club": club,
+            "club_url": request.link.url("club"),
+            "periods": choices,
+            "period": period,
+            "standings": table,
+            "can_record": not request.link.read_only,
+            "form": form,
+        },
+        status=status,
+    )
+
+
+@require_POST
+@club_link()
+def add_season(request: HtmxHttpRequest, club: Club) -> HttpResponse:
+    """A new season of the club's: its standings are shown at once; a refusal says why beside
+    the field, and nothing is saved."""
+    form = SeasonForm(request.POST, club=club)
+    if not form.is_valid():
+        return _standings_page(request, club, form, status=200)
+    try:
+        season = play.add_season(club, **form.cleaned_data)
+    except InputError as refusal:
+        form.add_error(refusal.field or None, sentence(refusal.message))
+        return _standings_page(request, club, form)
+    messages.success(request, _("The season %(name)s is counted.") % {"name": season.name})
+    return redirect(f"{reverse('standings', args=[club.key])}?period=season-{season.pk}")
+
+
+@require_POST
+@club_link()
+def delete_season(request: HtmxHttpRequest, club: Club, season_id: int) -> HttpResponse:
+    """A season no longer counted (its games stay, in every other period)."""
+    season = get_object_or_404(club.seasons, pk=season_id)
+    season.delete()
+    messages.success(
+        request, _("The season %(name)s is gone; its games stay.") % {"name": season.name}
+    )
+    return redirect("standings", club.key)
