@@ -8,22 +8,17 @@ characters it lacks spelled out.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, cast
 
 from django.utils.translation import gettext as _
 from fpdf import FPDF
 
+from ..lib import fonts
+
 PAPERS = {"a4": "A4", "letter": "Letter"}
 PER_PAGE = 26  # rows of a score sheet on one page: a start and 25 rounds
-FONT_PATHS = [
-    os.environ.get("KNOCK_PDF_FONT", ""),
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-]
 LATIN = str.maketrans(
     {
         "♠": "S",
@@ -42,10 +37,6 @@ LATIN = str.maketrans(
 )
 
 
-def _font() -> Path | None:
-    return next((Path(p) for p in FONT_PATHS if p and Path(p).is_file()), None)
-
-
 class Sheet(FPDF):
     """A page with Knock's fonts set up, and text that always fits the font."""
 
@@ -53,12 +44,11 @@ class Sheet(FPDF):
         super().__init__(orientation="P", unit="mm", format=PAPERS.get(paper, "A4"))
         self.set_auto_page_break(auto=False)
         self.set_margins(12, 12, 12)
-        font = _font()
-        self.unicode = font is not None
-        if font is not None:
+        font, heavy = fonts.regular(), fonts.bold()
+        self.unicode = font is not None and heavy is not None
+        if font is not None and heavy is not None:
             self.add_font("Knock", "", str(font))
-            bold = font.with_name(font.stem + "-Bold" + font.suffix)
-            self.add_font("Knock", "B", str(bold if bold.is_file() else font))
+            self.add_font("Knock", "B", str(heavy))
         self.family = "Knock" if self.unicode else "Helvetica"
         self.set_creator("Knock")
         self.add_page()

@@ -53,6 +53,7 @@ view_patterns: list[URLPattern | URLResolver] = [
     path("g/<uuid:game_id>/version", games.game_version, name="view-game-version"),
     path("g/<uuid:game_id>/events", games.game_events, name="view-game-events"),
     path("g/<uuid:game_id>/log", games.round_log, name="view-round-log"),
+    path("g/<uuid:game_id>/share.png", games.share_picture, name="view-share-picture"),
     path("", clubs.club, name="view-club"),
     path("stats", clubs.stats, name="view-stats"),
     path("standings", clubs.club_standings, name="view-standings"),

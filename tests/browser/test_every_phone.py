@@ -74,6 +74,7 @@ def club_pages(live, club, game):
     yield "club", live + club.get_absolute_url()
     yield "new game", live + reverse("new-game", args=[key])
     yield "stats", live + reverse("stats", args=[key])
+    yield "standings", live + reverse("standings", args=[key]) + "?period=all"
     yield "player", live + reverse("player-stats", args=[key, player.pk])
     yield "referee", live + reverse("referee")
     yield "game's referee", live + reverse("game-referee", args=[key, game.id])

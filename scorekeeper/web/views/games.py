@@ -7,6 +7,7 @@ import uuid
 from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, StreamingHttpResponse
@@ -14,6 +15,8 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import get_conditional_response
 from django.utils.functional import SimpleLazyObject
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -28,6 +31,7 @@ from ...models import Club, Game, RoundInputs
 from ...models.clubs import key_digest
 from ...play import AlreadyRecorded, StaleGame, TableMustChoose, Unusual
 from ...reports.chart import lives_chart, sheet_rows
+from ...reports.picture import THEMES, picture
 from ...reports.rounds import lives_over_rounds, round_page
 from ...reports.summary import summarise
 from ...rules import ROUND_ENDINGS, Result, Status
@@ -92,6 +96,14 @@ def table_context(
         "state": state,
         "summary": summary,
         "share_text": summary.share_text(game.preset_name) if summary else "",
+        # The picture of a finished game and the page it is shared with: the view link's, never
+        # the secret link's (share_picture).
+        "share": {
+            "image": reverse("view-share-picture", args=[game.club.view_key, game.id]),
+            "url": reverse("view-game", args=[game.club.view_key, game.id]),
+        }
+        if summary
+        else None,
         "rows": cache(lambda: _rows(game, record_form)),
         # Each player's colour and initials (lib.marks), in seat order: part of what keeps a
         # drawn board, as the names are.
@@ -153,7 +165,10 @@ def _render_table(request: HtmxHttpRequest, game: Game, **context: Any) -> HttpR
     template = "scorekeeper/game.html"
     if request.htmx:
         template += "#table"
-    return render(request, template, table_context(game, request.link, **context))
+    page = table_context(game, request.link, **context)
+    if page["share"]:
+        page["share"] = {k: request.build_absolute_uri(url) for k, url in page["share"].items()}
+    return render(request, template, page)
 
 
 def _version_answer(request: HtmxHttpRequest, version: int | None) -> HttpResponse:
@@ -632,4 +647,29 @@ def next_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     context = {**table_context(new, request.link), "page_path": new.get_absolute_url()}
     response = render(request, "scorekeeper/game.html", context)
     response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+@game_link(read_only_ok=True)
+def share_picture(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A finished game as a picture to share (``reports.picture``), through the view link only:
+    ``?theme=dark`` for the dark theme, ``?lang=de`` in German (else the page's language), so
+    that a chat app's preview and a phone's share sheet get the same picture at the same URL.
+    A game still being played has none."""
+    if not game.state.game_over:
+        raise Http404(_("No picture of a game still being played"))
+    theme = request.GET.get("theme", "light")
+    theme = theme if theme in THEMES else "light"
+    language = request.GET.get("lang", "")
+    if language not in dict(settings.LANGUAGES):
+        language = translation.get_language()
+    etag = f'"{game.pk}-{game.version}-{language}-{theme}"'
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        with translation.override(language):
+            png = picture(game, [seat.player.mark for seat in game.seat_list], theme)
+        response = HttpResponse(png, content_type="image/png")
+    response["ETag"] = etag
+    response["Cache-Control"] = "public, max-age=3600"
     return response
