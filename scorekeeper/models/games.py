@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
+from ..lib.marks import Mark
 from ..rules import PRESETS, ROUND_ENDINGS, RuleSet
 from ..rules.game import GameState, RoundInput, Step, read_state
 from ..rules.game import play as play_round
@@ -241,12 +242,29 @@ class Game(models.Model):
         return list(self.seats.all())
 
     @cached_property
-    def names(self) -> tuple[str, ...]:
-        """The players' names in seat order, read from the seats, where a rename changes them:
-        from the seats already read, or else on their own (a page needs no more of them)."""
+    def seated(self) -> tuple[tuple[str, Mark], ...]:
+        """Each player's name and mark in seat order, read from the seats, where a rename or a
+        new colour changes them: from the seats already read, or else on their own in one
+        statement (a page needs no more of them)."""
         if "seat_list" in self.__dict__:
-            return tuple(seat.player.name for seat in self.seat_list)
-        return tuple(self.seats.order_by("position").values_list("player__name", flat=True))
+            return tuple((seat.player.name, seat.player.mark) for seat in self.seat_list)
+        rows = self.seats.order_by("position").values_list(
+            "player_id", "player__name", "player__colour", "player__initials"
+        )
+        return tuple(
+            (name, Player(pk=pk, name=name, colour=colour, initials=initials).mark)
+            for pk, name, colour, initials in rows
+        )
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names in seat order."""
+        return tuple(name for name, _mark in self.seated)
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        """The players' colours and initials in seat order (``lib.marks``)."""
+        return tuple(mark for _name, mark in self.seated)
 
     @cached_property
     def state(self) -> GameState:

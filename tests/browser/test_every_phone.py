@@ -98,7 +98,9 @@ def problems_of(page):
 def test_every_page_fits_every_phone(browser, live_server, size, locale):
     club = make_club("Donnerstagsrunde im Café")
     games = {count: games_of(club, count) for count in COUNTS}
-    wanted = [page for count in COUNTS for page in pages(live_server.url, club, count, *games[count])]
+    wanted = [
+        page for count in COUNTS for page in pages(live_server.url, club, count, *games[count])
+    ]
     wanted += club_pages(live_server.url, club, games[8][0])
     width, height = size
     context = browser.new_context(

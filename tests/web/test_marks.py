@@ -113,26 +113,39 @@ def test_a_colour_may_be_shared_once_every_colour_is_worn():
 
 
 @pytest.mark.django_db
-def test_the_club_page_changes_a_mark_and_says_so_or_why_not(client):
+def test_a_mark_is_picked_on_its_page_and_a_refusal_is_said_beside_its_field(client):
     club = make_club()
     ana, ben = play.add_player(club, "Ana"), play.add_player(club, "Ben")
     url = reverse("mark-player", args=[club.key, ana.pk])
-    page = client.get(club.get_absolute_url()).content.decode()
-    # Each player's picker: ten colours by name, the one Ben wears said as his.
-    assert page.count('name="colour"') == 2 * len(PALETTE)
+    assert url in client.get(club.get_absolute_url()).content.decode()
+    page = client.get(url).content.decode()
+    # Ten colours by name, the one Ben wears said as his, Ana's own checked.
+    assert page.count('name="colour"') == len(PALETTE)
     assert "orange, worn by Ben" in page
+    assert 'value="0" checked' in page
     answer = client.post(url, {"initials": "ANA", "colour": "4"}, follow=True)
+    assert answer.redirect_chain[-1][0].endswith("#players")
     assert "Ana is ANA in red now." in answer.content.decode()
-    for sent, said in [
-        ({"initials": "Be", "colour": "4"}, "Ben has the initials Be."),
-        ({"initials": "A<b>", "colour": "4"}, "Initials are 1 to 3 letters or digits."),
-        ({"initials": "AN", "colour": "blue"}, "Pick one of the colours shown."),
-        ({"initials": "AN", "colour": str(ben.colour)}, "Ben wears orange: pick a colour"),
-        ({"colour": "2"}, "Initials are 1 to 3 letters or digits."),
+    for sent, field, said in [
+        ({"initials": "Be", "colour": "4"}, "initials", "Ben has the initials Be."),
+        ({"initials": "A<b", "colour": "4"}, "initials", "Initials are 1 to 3 letters or digits."),
+        ({"initials": "ANNA", "colour": "4"}, "initials", "Initials are 1 to 3 letters or digits."),
+        ({"colour": "2"}, "initials", "Initials are 1 to 3 letters or digits."),
+        ({"initials": "AN", "colour": "blue"}, "colour", "Pick one of the colours shown."),
+        ({"initials": "AN", "colour": "10"}, "colour", "Pick one of the colours shown."),
+        ({"initials": "AN"}, "colour", "Pick one of the colours shown."),
+        (
+            {"initials": "AN", "colour": str(ben.colour)},
+            "colour",
+            "Ben wears orange: pick a colour",
+        ),
     ]:
-        answer = client.post(url, sent, follow=True)
-        assert answer.status_code == 200
-        assert said in answer.content.decode(), sent
+        answer = client.post(url, sent)
+        assert answer.status_code == 200, sent
+        assert said in " ".join(answer.context["form"].errors[field]), sent
+        body = answer.content.decode()
+        error_at = 'id="colour-error"' if field == "colour" else 'id="id_initials_error"'
+        assert error_at in body, sent
     ana.refresh_from_db()
     assert (ana.initials, ana.colour) == ("ANA", 4)
     # Through the view link nothing changes.

@@ -98,7 +98,7 @@ def test_a_rename_shows_on_every_page_of_every_game_at_once(client):
     for game in games:
         page = client.get(game.get_absolute_url()).content.decode()
         assert "Benjamin loses 1 life: the lowest hand." in page
-        assert '<span class="name">Benjamin</span>' in page and ">Ben<" not in page
+        assert '<span class="name fit-8">Benjamin</span>' in page and ">Ben<" not in page
         log = client.get(game.get_absolute_url() + "log").content.decode()
         assert "Benjamin" in log and ">Ben<" not in log
     api = client.get(

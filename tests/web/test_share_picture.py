@@ -39,7 +39,9 @@ def picture_url(game, **query):
 
 
 def pixel_counts(picture) -> Counter:
-    return Counter("#" + "".join(f"{c:02x}" for c in pixel) for pixel in picture.get_flattened_data())
+    return Counter(
+        "#" + "".join(f"{c:02x}" for c in pixel) for pixel in picture.get_flattened_data()
+    )
 
 
 def plain(text: str) -> str:
@@ -74,7 +76,9 @@ def test_the_game_over_page_shares_the_view_links_picture_and_page_never_the_sec
     key, view_key = game.club.key, game.club.view_key
     share = re.search(r'<button type="button" class="secondary share"[^>]*>', page).group(0)
     assert f'data-url="http://testserver/v/{view_key}/g/{game.id}/"' in share
-    assert f'data-image="http://testserver/v/{view_key}/g/{game.id}/share.png?lang=en&amp;v=' in share
+    assert (
+        f'data-image="http://testserver/v/{view_key}/g/{game.id}/share.png?lang=en&amp;v=' in share
+    )
     metas = "\n".join(re.findall(r'<meta (?:property|name)="(?:og|twitter):[^>]*>', page))
     assert (
         f'property="og:image" content="http://testserver/v/{view_key}/g/{game.id}/share.png'

@@ -581,16 +581,23 @@ def test_the_round_log_has_a_score_sheet_and_tells_the_last_chance_from_out(clie
     assert '<p class="losses">Ben −1 (counted by hand)</p>' in page
     # The score sheet: a column per player, a row per round, the lives and what they cost.
     sheet = page[page.index('class="after score-sheet"') :]
+    # Each column headed by the player's mark, the name for a screen reader.
     assert re.search(
-        r"<th scope=\"col\"><bdi>Ann</bdi></th><th scope=\"col\"><bdi>Ben</bdi></th>", sheet
-    )
-    # Each round's number opens it for an edit.
-    edit = reverse("edit-round", args=[game.club.key, game.id, 1])
-    assert re.search(
-        rf'<th scope="row"><a href="{edit}" aria-label="Edit round 1">1</a></th><td>1</td>'
-        r'<td>0<span class="lost-mark">&#8201;−1</span> <small>on the county</small></td>',
+        r'<th scope="col"><span class="mark pc-\d" aria-hidden="true">An</span>'
+        r'<span class="visually-hidden">Ann</span></th><th scope="col"><span class="mark pc-\d"'
+        r' aria-hidden="true">Be</span><span class="visually-hidden">Ben</span></th>',
         sheet,
     )
+    # Each round's number opens it for an edit; where it left a player is its cell's colour,
+    # said in words to a screen reader.
+    edit = reverse("edit-round", args=[game.club.key, game.id, 1])
+    assert re.search(
+        rf'<th scope="row"><a href="{edit}" aria-label="Edit round 1">1</a></th>'
+        r'<td class="in">1</td><td class="county">0<span class="lost-mark">−1</span>'
+        r'<span class="visually-hidden">, on the county</span></td>',
+        sheet,
+    )
+    assert '<span class="key county">0</span> on the county' in page
     # The chart's levels: the county above out.
     assert ">on the county</text>" in page and ">out</text>" in page
     play.record_round(game, RoundInputs("manual", losses={1: 1}))

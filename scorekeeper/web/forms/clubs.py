@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ...lib.marks import PALETTE
 from ...lib.text import clean_name_text, sentence
 from ...rules.errors import InputError
 
@@ -38,8 +39,24 @@ class PlayerMarkForm(forms.Form):
     """A player's colour (an index into the palette, ``lib.marks``) and initials; the verb
     (``play.mark_player``) says what it refuses."""
 
-    initials = forms.CharField(label=gettext_lazy("Initials"), max_length=20, strip=True)
-    colour = forms.IntegerField(label=gettext_lazy("Colour"), min_value=0, max_value=99)
+    initials = forms.CharField(
+        label=gettext_lazy("Initials"),
+        max_length=3,
+        strip=True,
+        error_messages={
+            "required": gettext_lazy("Initials are 1 to 3 letters or digits."),
+            "max_length": gettext_lazy("Initials are 1 to 3 letters or digits."),
+        },
+    )
+    colour = forms.TypedChoiceField(
+        label=gettext_lazy("Colour"),
+        choices=[(str(i), str(i)) for i in range(len(PALETTE))],
+        coerce=int,
+        error_messages={
+            "required": gettext_lazy("Pick one of the colours shown."),
+            "invalid_choice": gettext_lazy("Pick one of the colours shown."),
+        },
+    )
 
 
 class SeasonForm(forms.Form):

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ... import play
 from ...lib.marks import PALETTE
@@ -122,10 +122,8 @@ def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
         players = club.players.all()
         if find:
             players = players.filter(name_key__contains=name_key(find))
-        shown = Paginator(players, PLAYERS_PER_PAGE).get_page(request.GET.get("players"))
-        _with_swatches(club, shown.object_list)
         context.update(
-            players=shown,
+            players=Paginator(players, PLAYERS_PER_PAGE).get_page(request.GET.get("players")),
             find=find,
             link=link,
             qr=qr_svg(link),
@@ -134,27 +132,6 @@ def club(request: HtmxHttpRequest, club: Club) -> HttpResponse:
             player_form=PlayerNameForm(),
         )
     return render(request, "scorekeeper/club.html", context)
-
-
-def _with_swatches(club: Club, players) -> None:
-    """Each listed player's colour picker: every colour of the palette, with whoever else of the
-    club wears it (a colour nobody wears is the one to pick, while there is one)."""
-    wearers: dict[int, Player] = {}
-    for other in club.players.filter(retired=False):
-        wearers.setdefault(other.mark.colour, other)
-    for player in players:
-        player.swatches = [
-            {
-                "index": i,
-                "css": f"pc-{i}",
-                "word": colour.word,
-                "checked": i == player.mark.colour,
-                "worn_by": wearer
-                if (wearer := wearers.get(i)) and wearer.pk != player.pk
-                else None,
-            }
-            for i, colour in enumerate(PALETTE)
-        ]
 
 
 def _games(request: HttpRequest, club: Club):
@@ -298,32 +275,46 @@ def rename_player(request: HttpRequest, club: Club, player_id: int) -> HttpRespo
     return _with_a_name(request, club, rename)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @club_link()
 def mark_player(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
-    """A player's colour and initials, as picked on the club page."""
+    """A player's colour and initials: every colour of the palette, with whoever else of the
+    club wears it (one nobody wears is asked for while there is one); a refusal is said beside
+    its field, and nothing changes."""
     player = get_object_or_404(club.players, pk=player_id)
-    form = PlayerMarkForm(request.POST)
-    if not form.is_valid():
-        field = next(iter(form.errors))
-        said = {
-            "initials": _("Initials are 1 to 3 letters or digits."),
-            "colour": _("Pick one of the colours shown."),
+    form = PlayerMarkForm(request.POST or None, initial={"initials": player.mark.initials})
+    if request.method == "POST" and form.is_valid():
+        try:
+            play.mark_player(player, form.cleaned_data["initials"], form.cleaned_data["colour"])
+        except InputError as refusal:
+            form.add_error(refusal.field, sentence(refusal.message))
+        else:
+            messages.success(
+                request,
+                _("%(name)s is %(initials)s in %(colour)s now.")
+                % {"name": player.name, "initials": player.initials, "colour": player.mark.word},
+                PLAYERS,
+            )
+            return _at_the_players(club)
+    wearers: dict[int, Player] = {}
+    for other in club.players.filter(retired=False).exclude(pk=player.pk):
+        wearers.setdefault(other.mark.colour, other)
+    chosen = form["colour"].value() if form.is_bound else player.mark.colour
+    swatches = [
+        {
+            "index": i,
+            "css": f"pc-{i}",
+            "word": colour.word,
+            "checked": str(i) == str(chosen),
+            "worn_by": wearers.get(i),
         }
-        messages.error(request, said.get(field, _("That could not be read.")), PLAYERS)
-        return _at_the_players(club)
-    try:
-        play.mark_player(player, form.cleaned_data["initials"], form.cleaned_data["colour"])
-    except InputError as refusal:
-        messages.error(request, sentence(refusal.message), PLAYERS)
-    else:
-        messages.success(
-            request,
-            _("%(name)s is %(initials)s in %(colour)s now.")
-            % {"name": player.name, "initials": player.initials, "colour": player.mark.word},
-            PLAYERS,
-        )
-    return _at_the_players(club)
+        for i, colour in enumerate(PALETTE)
+    ]
+    return render(
+        request,
+        "scorekeeper/player_mark.html",
+        {"club": club, "player": player, "form": form, "swatches": swatches},
+    )
 
 
 @require_POST

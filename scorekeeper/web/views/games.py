@@ -107,7 +107,7 @@ def table_context(
         "rows": cache(lambda: _rows(game, record_form)),
         # Each player's colour and initials (lib.marks), in seat order: part of what keeps a
         # drawn board, as the names are.
-        "marks": [seat.player.mark for seat in game.seat_list],
+        "marks": list(game.marks),
         "recording": recording,
         "form": record_form,
         "bound": form is not None and form.is_bound,
@@ -144,7 +144,7 @@ def _rows(
     phone's engine draws too), with the record form's tile when recording."""
     state = state or game.state
     tiles = form.tiles() if form else [None] * len(state.names)
-    marks = [seat.player.mark for seat in game.seat_list]
+    marks = list(game.marks)
     return [
         {**seat, "tile": tile, "mark": mark}
         for seat, tile, mark in zip(seat_views(game.rules, state), tiles, marks, strict=True)
@@ -569,9 +569,7 @@ def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
             "page": page,
             "steps": page.steps,
             "entries": [log_entry(state, step) for step in reversed(page.steps)],
-            "chart": lives_chart(
-                lives_over_rounds(game), [seat.player.mark for seat in game.seat_list], last_chance
-            ),
+            "chart": lives_chart(lives_over_rounds(game), list(game.marks), last_chance),
             "sheet": sheet_rows(state, page.steps),
             "last_chance": last_chance,
             "taken_back": taken_back,
@@ -668,7 +666,7 @@ def share_picture(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     response = get_conditional_response(request, etag=etag)
     if response is None:
         with translation.override(language):
-            png = picture(game, [seat.player.mark for seat in game.seat_list], theme)
+            png = picture(game, list(game.marks), theme)
         response = HttpResponse(png, content_type="image/png")
     response["ETag"] = etag
     response["Cache-Control"] = "public, max-age=3600"

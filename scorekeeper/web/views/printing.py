@@ -184,7 +184,7 @@ def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpR
             "title": title,
             "names": state.names,
             # Each player's mark with their name: the sheet's columns on a narrow screen.
-            "players": [(seat.player.name, seat.player.mark) for seat in game.seat_list],
+            "players": game.seated,
             "lives": lives,
             "intro": intro,
             "rows": sheet_cells(rows, lives),
