@@ -107,7 +107,7 @@ def test_a_schwimmen_game_in_german_to_its_end(german_phone, live_server):
     page.screenshot(path=str(SHOTS / "german-game-over.png"), full_page=True)
 
     # The round log speaks German too, and the switch goes to English on the same link.
-    page.get_by_role("link", name="Rundenprotokoll").click()
+    page.get_by_role("link", name="Protokoll").click()
     expect(page.locator(".round-entry").first).to_contain_text("Ben klopfte")
     log_url = page.url
     page.locator("footer .languages").get_by_role("button", name="English").click()
