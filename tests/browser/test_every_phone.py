@@ -76,6 +76,7 @@ def club_pages(live, club, game):
     yield "stats", live + reverse("stats", args=[key])
     yield "standings", live + reverse("standings", args=[key]) + "?period=all"
     yield "player", live + reverse("player-stats", args=[key, player.pk])
+    yield "player's mark", live + reverse("mark-player", args=[key, player.pk])
     yield "referee", live + reverse("referee")
     yield "game's referee", live + reverse("game-referee", args=[key, game.id])
     yield "rules card", live + reverse("game-rules", args=[key, game.id])

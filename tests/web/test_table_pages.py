@@ -583,9 +583,9 @@ def test_the_round_log_has_a_score_sheet_and_tells_the_last_chance_from_out(clie
     sheet = page[page.index('class="after score-sheet"') :]
     # Each column headed by the player's mark, the name for a screen reader.
     assert re.search(
-        r'<th scope="col"><span class="mark pc-\d" aria-hidden="true">An</span>'
+        r'<th scope="col"><span class="mark pc-\d" aria-hidden="true">An</span>\s*'
         r'<span class="visually-hidden">Ann</span></th><th scope="col"><span class="mark pc-\d"'
-        r' aria-hidden="true">Be</span><span class="visually-hidden">Ben</span></th>',
+        r' aria-hidden="true">Be</span>\s*<span class="visually-hidden">Ben</span></th>',
         sheet,
     )
     # Each round's number opens it for an edit; where it left a player is its cell's colour,

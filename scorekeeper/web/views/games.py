@@ -166,8 +166,8 @@ def _render_table(request: HtmxHttpRequest, game: Game, **context: Any) -> HttpR
     if request.htmx:
         template += "#table"
     page = table_context(game, request.link, **context)
-    if page["share"]:
-        page["share"] = {k: request.build_absolute_uri(url) for k, url in page["share"].items()}
+    if isinstance(share := page["share"], dict):
+        page["share"] = {name: request.build_absolute_uri(url) for name, url in share.items()}
     return render(request, template, page)
 
 
