@@ -53,3 +53,16 @@ def _answers_match_their_documented_schema(monkeypatch):
         return response
 
     monkeypatch.setattr(Client, "request", checked)
+
+
+@pytest.fixture
+def to_the_latest_migrations_after():
+    """For a test that migrates the database back: it is migrated forward to the latest
+    migrations afterwards, whatever the test stopped at (later tests on this worker's database
+    find every column)."""
+    yield
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -197,7 +197,7 @@ def test_a_club_file_keeps_its_players_marks():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_players_stored_before_marks_get_distinct_ones():
+def test_players_stored_before_marks_get_distinct_ones(to_the_latest_migrations_after):
     before = [("scorekeeper", "0019_names_without_format_characters")]
     after = [("scorekeeper", "0020_player_marks")]
     executor = MigrationExecutor(connection)

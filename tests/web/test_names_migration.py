@@ -10,7 +10,7 @@ BEFORE = [("scorekeeper", "0018_news_of_a_game_on_postgresql")]
 AFTER = [("scorekeeper", "0019_names_without_format_characters")]
 
 
-def test_stored_names_lose_their_format_characters_and_keep_apart():
+def test_stored_names_lose_their_format_characters_and_keep_apart(to_the_latest_migrations_after):
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
     apps = executor.loader.project_state(BEFORE).apps
