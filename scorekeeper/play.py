@@ -274,8 +274,21 @@ def add_season(club: Club, name: str, starts: date, ends: date) -> Season:
 
 
 def retire_player(player: Player, retired: bool) -> None:
-    player.retired = retired
-    player.save(update_fields=["retired"])
+    """Retire a player (their colour is free for the next new player), or bring them back: in
+    a colour nobody wears, if another player took theirs meanwhile and one is free."""
+    with writing():
+        _lock_club(player.club_id)
+        player.retired = retired
+        fields = ["retired"]
+        if not retired:
+            worn = [
+                p.mark.colour
+                for p in player.club.players.filter(retired=False).exclude(pk=player.pk)
+            ]
+            if player.mark.colour in worn and len(set(worn)) < len(PALETTE):
+                player.colour = free_colour(worn)
+                fields.append("colour")
+        player.save(update_fields=fields)
 
 
 def replace_link(club: Club, which: str, generation: int | None = None) -> None:

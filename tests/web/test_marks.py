@@ -74,9 +74,14 @@ def test_new_players_wear_colours_nobody_wears_until_there_are_none_left():
 @pytest.mark.django_db
 def test_a_retired_players_colour_goes_to_the_next_new_player():
     club = make_club()
-    ana, _ben = play.add_player(club, "Ana"), play.add_player(club, "Ben")
+    ana, ben = play.add_player(club, "Ana"), play.add_player(club, "Ben")
     play.retire_player(ana, True)
-    assert play.add_player(club, "Cara").colour == ana.colour
+    cara = play.add_player(club, "Cara")
+    assert cara.colour == ana.colour
+    # Back, Ana wears a colour nobody wears: Cara keeps hers.
+    play.retire_player(ana, False)
+    ana.refresh_from_db()
+    assert ana.colour not in (cara.colour, ben.colour)
 
 
 @pytest.mark.django_db
