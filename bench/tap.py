@@ -7,7 +7,9 @@ It starts Knock (runserver, on a database of its own in a temporary folder, 127.
 opens a game's table in Chromium twice: once as a phone that cannot fetch the engine (every tap
 waits for the server's answer, as before) and once with the engine warm; for each, it records
 rounds by taps and measures, in the page, the time from the Record tap to the first frame whose
-tiles differ. It prints p50 and p95 of both, their ratio, the worker's start (cold, and from the
+tiles differ. The taps that make a round come 400 ms before Record, as a hand makes them: time
+enough for the phone to play the round as it is tapped, so that Record has only to draw it
+(static/js/sync.js). It prints p50 and p95 of both, their ratio, the worker's start (cold, and from the
 service worker's cache on a second load) and the bytes the engine's files took on the wire.
 Every loop is bounded; nothing leaves this machine.
 """

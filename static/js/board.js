@@ -118,8 +118,10 @@
     }
   }
 
-  /* The table after a round this phone played: `waiting` when the server has not saved it. */
-  function draw(view, { waiting = false, toast = true } = {}) {
+  /* The table after a round this phone played: `waiting` when the server has not saved it;
+     `tapping` while the Record tap is still on its way to htmx, which disables Record itself
+     while it sends. */
+  function draw(view, { waiting = false, toast = true, tapping = false } = {}) {
     const table = document.getElementById("table");
     if (!table) return;
     const form = document.getElementById("record");
@@ -147,7 +149,7 @@
       const confirm = form.querySelector("button[name=confirm]");
       if (confirm) {
         confirm.textContent = form.classList.contains("counting") ? view.save : view.record;
-        confirm.disabled = view.game_over;
+        if (!tapping) confirm.disabled = view.game_over;
       }
       const undo = form.querySelector("button.undo");
       if (undo) undo.hidden = !view.rounds;

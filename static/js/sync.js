@@ -1,9 +1,9 @@
 /* The table's rounds on their way: what a Record tap does when Knock cannot be reached, and the
  * rules engine on the phone (engine.js) that shows at once what a round did.
  *
- * With the engine, a Record tap is played on the phone in the same frame: the tiles, the dealer
- * badge, the story and the toast show what the round did while the server's answer is on its
- * way; the server's answer (the judge: it plays the round again from what was tapped, never
+ * With the engine, a round is played on the phone as it is tapped, and Record draws it in the
+ * tap's own frame: the tiles, the dealer badge, the story and the toast show what the round did
+ * while the server's answer is on its way; the server's answer (the judge: it plays the round again from what was tapped, never
  * from what the phone worked out) then draws the table as it stands, and says so if it
  * refused. Without a connection, every round waiting on the phone is played on it too, so the
  * table keeps playing to the winner, each tile marked as not saved yet.
@@ -59,23 +59,76 @@
      the page shows, and the table after them drawn, marked as not saved; false where the
      engine cannot say (none yet, or a round it leaves to the server). */
   async function playOnPhone(more = [], { toast = true } = {}) {
+    const asked = askEngine(more);
+    if (!asked) return false;
+    return drawAnswer(await asked.answer, asked.version, { toast });
+  }
+
+  /* The engine's answer for the waiting rounds and `more`, on the table the page shows: its
+     version and a promise of the answer; null where there is no engine to ask. */
+  function askEngine(more) {
     const table = engineTable();
     const engine = window.knockEngine;
-    if (!engine || !engine.ready || !table) return false;
+    if (!engine || !engine.ready || !table) return null;
     if (table.engine !== engine.version) {
       // Knock was updated since this page was loaded: its rules are the server's to play.
       document.documentElement.dataset.engine = "old";
-      return false;
+      return null;
     }
     const version = document.getElementById("table").dataset.version;
     const rounds = [...waiting().map((round) => fieldsOf(round.body)), ...more.map(fieldsOf)];
-    const answer = await engine.play(table, rounds);
-    // The server's answer may have drawn the table meanwhile: it stands.
+    return { version, answer: engine.play(table, rounds) };
+  }
+
+  /* The table after the engine's `answer`, drawn unless the server's answer has drawn the table
+     meanwhile (it stands) or the engine left a round to the server. */
+  function drawAnswer(answer, version, { toast = true, tapping = false } = {}) {
     if (!answer || document.getElementById("table").dataset.version !== version) return false;
     if (answer.stopped) return false;
     const last = answer.played.length ? answer.played[answer.played.length - 1].view : answer.before;
-    window.knockBoard.draw(last, { waiting: answer.played.length > 0, toast: toast && answer.played.length > 0 });
+    const played = answer.played.length > 0;
+    window.knockBoard.draw(last, { waiting: played, toast: toast && played, tapping });
     return last;
+  }
+
+  /* The round being tapped is played on the phone as it is tapped (each change of the record
+     form, once the page has settled on it), so that Record has only to draw it: the tiles change
+     in the frame of the tap. Only online with nothing waiting; the answer is kept for the
+     table's version and the form as it was, and a Record of any other form asks afresh. */
+  let ahead = { key: "", answer: undefined };
+  let aheadSoon = 0;
+
+  function roundOf(form) {
+    return new URLSearchParams(new FormData(form)).toString();
+  }
+
+  function aheadKey(body) {
+    return `${document.getElementById("table").dataset.version} ${body}`;
+  }
+
+  function playAhead() {
+    aheadSoon = 0;
+    const form = document.getElementById("record");
+    if (!form || waiting().length || startWaits()) return;
+    const body = roundOf(form);
+    const key = aheadKey(body);
+    if (ahead.key === key) return;
+    delete form.dataset.ahead;
+    const asked = askEngine([body]);
+    if (!asked) return;
+    const mine = { key, answer: undefined };
+    ahead = mine;
+    asked.answer.then((answer) => {
+      mine.answer = answer;
+      // Said on the form for whoever looks (the tests): Record will draw at once.
+      if (ahead === mine && answer && !answer.stopped) form.dataset.ahead = "played";
+    });
+  }
+
+  for (const type of ["change", "input"]) {
+    document.addEventListener(type, (event) => {
+      if (!aheadSoon && event.target.closest && event.target.closest("#record")) aheadSoon = setTimeout(playAhead, 0);
+    });
   }
 
   function keepWaiting(rounds) {
@@ -246,16 +299,24 @@
     }
   });
 
-  /* A Record tap is played on the phone before htmx has even built its request (the click's
-     capture, ahead of htmx's own listener): the tiles change in the frame of the tap, and the
-     server's answer then draws the table as it stands. Behind waiting rounds, the tap waits
-     with them (above) and is played there. */
+  /* A Record tap is drawn from the round played as it was tapped (above), or played on the
+     phone at once, before htmx has even built its request (the click's capture, ahead of htmx's
+     own listener): the tiles change in the frame of the tap, and the server's answer then draws
+     the table as it stands. Behind waiting rounds, the tap waits with them (above) and is
+     played there. */
   document.addEventListener(
     "click",
     (event) => {
       const confirm = event.target.closest && event.target.closest("#record button[name=confirm]");
       if (!confirm || confirm.disabled || waiting().length || startWaits()) return;
-      playOnPhone([new URLSearchParams(new FormData(confirm.form)).toString()]);
+      const body = roundOf(confirm.form);
+      if (ahead.key === aheadKey(body) && ahead.answer !== undefined) {
+        // Played as it was tapped: drawn now, before htmx sends it.
+        const version = document.getElementById("table").dataset.version;
+        drawAnswer(ahead.answer, version, { tapping: true });
+      } else {
+        playOnPhone([body]);
+      }
     },
     true
   );

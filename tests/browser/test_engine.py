@@ -310,6 +310,40 @@ def test_a_round_the_server_refuses_rolls_back_to_its_table_and_says_so(browser,
     context.close()
 
 
+def test_a_record_tap_draws_the_round_played_as_it_was_tapped_before_htmx_sends_it(
+    browser, live_server
+):
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context, page = engine_phone(browser, live_server.url + game.get_absolute_url())
+    page.locator("#record .tile").nth(0).click()
+    page.locator("#record .tile").nth(2).click()
+    # The phone played the round as it was tapped: Record has only to draw it.
+    page.wait_for_function("() => document.getElementById('record').dataset.ahead === 'played'")
+    drawn = page.evaluate(
+        """() => {
+            const tiles = () => document.querySelector("#table .scoreboard").textContent;
+            const before = tiles();
+            let sent = null;
+            document.addEventListener("htmx:beforeSend", () => { sent = tiles(); }, {once: true});
+            document.querySelector("#record button[name=confirm]").click();
+            // Read in the click's own task, before any answer could have come back.
+            return {before, sent, now: tiles(), lost: [...document.querySelectorAll(
+                "#table .scoreboard .seat")].map((seat) => seat.querySelectorAll(".token.lost").length)};
+        }"""
+    )
+    assert drawn["now"] != drawn["before"]
+    assert drawn["sent"] == drawn["now"]  # drawn before htmx sent the round
+    assert drawn["lost"] == [0, 0, 1]
+    assert "not saved yet" in drawn["now"]
+    # The server's answer draws the same table, saved.
+    expect(page.locator("#record .tile.unsaved")).to_have_count(0)
+    lost = page.locator("#table .scoreboard .seat .token.lost")
+    expect(lost).to_have_count(1)
+    expect(page.locator("#table .scoreboard .seat").nth(2).locator(".token.lost")).to_have_count(1)
+    assert Round.objects.filter(game=game).count() == 1
+    context.close()
+
+
 def offline_phone(browser, base, game, locale="en-GB"):
     context = browser.new_context(engine=True, viewport=PHONE, has_touch=True, locale=locale)
     context.set_default_timeout(10_000)
