@@ -5,6 +5,10 @@
 (function () {
   "use strict";
 
+  // Loaded with each game-over screen (htmx runs it again when a game ends on the page): one
+  // listener, whatever the times; the new screen's picture is fetched ahead all the same.
+  if (window.knockShare) return window.knockShare.soon();
+
   const word = (key, fallback) => (window.knockWord ? window.knockWord(key, fallback) : fallback);
   const kept = new Map(); // a picture fetched once the page is idle, so the tap shares at once
 
@@ -31,8 +35,12 @@
     const button = document.querySelector("button.share[data-image]");
     if (button && navigator.canShare) pictureFile(button).catch(() => kept.clear());
   }
-  if ("requestIdleCallback" in window) requestIdleCallback(prepare);
-  else setTimeout(prepare, 500);
+  function soon() {
+    if ("requestIdleCallback" in window) requestIdleCallback(prepare);
+    else setTimeout(prepare, 500);
+  }
+  window.knockShare = { soon };
+  soon();
 
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("button.share[data-share]");

@@ -193,6 +193,29 @@ def test_at_game_over_every_point_of_play_again_is_play_again(phone, live_server
     phone.screenshot(path=shot, full_page=True)
 
 
+def test_share_at_game_over_gives_the_view_links_picture(browser, live_server):
+    """The game ends on the page (htmx draws the game-over screen, and Share's script with it):
+    Share, on a phone without a share sheet (Chromium here), downloads the picture and copies
+    the words and the view link; neither is the secret link."""
+    game = make_game(players=("Ann", "Ben"), preset="friendly", lives=1)
+    context, page = open_phone(browser, accept_downloads=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(live_server.url + game.get_absolute_url())
+    tap_knock(page, "Ann", ["Ben"])
+    page.get_by_role("button", name="Record round 1").click()
+    expect(page.locator(".winner")).to_contain_text("Ann wins!")
+    with page.expect_download() as made:
+        page.get_by_role("button", name="Share").click()
+    picture = made.value
+    view = f"/v/{game.club.view_key}/g/{game.id}/"
+    assert view + "share.png" in picture.url and game.club.key not in picture.url
+    assert Path(picture.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    expect(page.locator(".winner .shared")).to_contain_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert "Ann" in copied and view in copied and game.club.key not in copied
+    context.close()
+
+
 @pytest.mark.parametrize("players", [5, 6])
 def test_at_game_over_the_winner_and_play_again_are_on_the_first_screen(
     phone, live_server, players
