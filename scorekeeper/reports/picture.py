@@ -31,6 +31,7 @@ from .rounds import level, lives_over_rounds
 
 WIDTH, HEIGHT, MARGIN = 1200, 630, 48
 CHART = (MARGIN + 60, 250, 650, 570)  # left, top, right, bottom of the plot
+END_MARK = 15  # the radius of the mark at the end of each line
 PLACES = 700  # where the list of places starts
 
 
@@ -156,6 +157,8 @@ def _lines(
 ) -> None:
     left, plot_top, right, plot_bottom = CHART
     last = numbers[-1] or 1
+    ends: dict[int, int] = {}  # how many marks stand at each last level already
+    at_the_end = []
     for seat, mark in enumerate(marks):
         offset = (seat - len(marks) / 2) * 2.5  # equal lines do not hide each other
         dots = [
@@ -167,6 +170,14 @@ def _lines(
         ]
         colour = PALETTE[mark.colour]
         draw.line(dots, fill=colour.dark if theme.dark else colour.light, width=6, joint="curve")
+        # Each line ends in its player's mark, so no one needs the colour to tell the lines
+        # apart (lib.marks); marks at the same level stand side by side, leftwards from the end.
+        level = rows[-1][seat]
+        beside = ends.get(level, 0)
+        ends[level] = beside + 1
+        at_the_end.append((mark, right - beside * (2 * END_MARK + 4), dots[-1][1] - offset))
+    for mark, x, y in at_the_end:  # over every line
+        _mark(draw, mark, x, y, END_MARK, theme)
 
 
 def _lives_chart(draw, points, marks, theme, last_chance: str) -> None:

@@ -117,6 +117,32 @@ def test_the_picture_says_the_game_in_its_words_and_colours(client):
     assert picture.getpixel((5, 620)) == (0xFB, 0xFA, 0xF7)
 
 
+def test_each_line_of_the_picture_ends_in_its_players_mark(client):
+    """No one needs the colour to tell the lines apart: each ends in the player's mark (its
+    colour round its initials), the winner's at the top level, the three who went out side by
+    side at the bottom one."""
+    from scorekeeper.reports.picture import CHART, END_MARK
+
+    game = finished_game()
+    picture = Image.open(io.BytesIO(client.get(picture_url(game)).content))
+    _left, top, right, bottom = CHART
+    marks = [seat.player.mark for seat in game.seat_list]
+
+    def mark_at(x, y):
+        """The palette colour filling most of the ring just inside a mark's edge at x, y."""
+        ring = Counter(
+            picture.getpixel((round(x + dx * (END_MARK - 3)), round(y + dy * (END_MARK - 3))))
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, -0.7))
+        )
+        colour = "#{:02x}{:02x}{:02x}".format(*ring.most_common(1)[0][0])
+        return next((i for i, c in enumerate(PALETTE) if c.light == colour), None)
+
+    # Ana won with her one life (the top level); everyone else is out (the bottom level).
+    assert mark_at(right, top) == marks[0].colour
+    out = {mark_at(right - k * (2 * END_MARK + 4), bottom) for k in range(3)}
+    assert out == {mark.colour for mark in marks[1:]}
+
+
 def test_the_picture_in_german_and_dark(client):
     game = finished_game()
     png = client.get(picture_url(game, lang="de", theme="dark")).content
