@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from fpdf import FPDF
 
 from ..lib import fonts
+from ..lib.marks import PALETTE, Mark
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 PER_PAGE = 26  # rows of a score sheet on one page: a start and 25 rounds
@@ -141,9 +142,11 @@ def score_sheet_pdf(
     rows: Sequence[SheetRow],
     paper: str,
     intro: str | None = None,
+    marks: Sequence[Mark] = (),
 ) -> bytes:
     """A column per player, a row per round, a box per life: crossed when it is lost (a game
-    played for a pot: no boxes, and ``intro`` says what its notes are)."""
+    played for a pot: no boxes, and ``intro`` says what its notes are). Each player's mark
+    (``marks``, in seat order) stands before their name."""
     pdf = Sheet(paper)
     pdf.set_title(title)
     width = pdf.w - pdf.l_margin - pdf.r_margin
@@ -178,8 +181,18 @@ def score_sheet_pdf(
         pdf.style(9, bold=True)
         pdf.set_xy(pdf.l_margin, at)
         pdf.cell(first, 8, pdf.say("Round"), border=1, align="C")
-        for name in names:
-            pdf.cell(column, 8, pdf.say(_fit(pdf, name, column - 2)), border=1, align="C")
+        for i, name in enumerate(names):
+            x = pdf.l_margin + first + i * column
+            pdf.rect(x, at, column, 8)
+            left = x + 1
+            if i < len(marks):
+                _mark(pdf, marks[i], x + 1.2, at + 1.2)
+                left = x + 7.2
+                pdf.style(9, bold=True)
+            pdf.set_xy(left, at)
+            pdf.cell(
+                x + column - 1 - left, 8, pdf.say(_fit(pdf, name, x + column - 1 - left)), align="C"
+            )
         return at + 8
 
     y = heading(top)
@@ -210,6 +223,19 @@ def score_sheet_pdf(
     pdf.style(7.5)
     pdf.cell(width, 4, pdf.say(_("Knock · a score sheet made for 31: lives, not points.")))
     return bytes(pdf.output())
+
+
+def _mark(pdf: Sheet, mark: Mark, x: float, y: float) -> None:
+    """A player's mark, 5.6 mm wide from ``x``, ``y``: the light theme's shade (it prints dark
+    enough for white initials, in colour or in grey) under the initials."""
+    shade = PALETTE[mark.colour].light
+    pdf.set_fill_color(*(int(shade[i : i + 2], 16) for i in (1, 3, 5)))
+    pdf.circle(x + 2.8, y + 2.8, 2.8, style="F")
+    pdf.set_text_color(255, 255, 255)
+    pdf.style(6.5, bold=True)
+    pdf.set_xy(x, y)
+    pdf.cell(5.6, 5.6, pdf.say(mark.initials), align="C")
+    pdf.set_text_color(0, 0, 0)
 
 
 def _fit(pdf: Sheet, text: str, width: float) -> str:

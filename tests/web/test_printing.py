@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from PIL import Image
 
 from scorekeeper import play
+from scorekeeper.lib.marks import PALETTE
 from scorekeeper.models import RoundInputs
 from scorekeeper.rules import PRESETS
 
@@ -101,6 +103,13 @@ def test_a_filled_score_sheet_from_a_games_rounds(client, tmp_path):
     text, pages = read_pdf(response.content, tmp_path, "filled-sheet")
     assert pages == 1
     assert "Ana" in text and "Ben" in text and "Cara" in text and "on the county" in text
+    # Each name with its player's mark: the initials, on the colour they wear.
+    for mark in game.marks:
+        assert f"{mark.initials} " in text
+    picture = Image.open(SHOTS / "print-filled-sheet.png").convert("RGB")
+    shades = {PALETTE[mark.colour].light for mark in game.marks}
+    seen = {"#{:02x}{:02x}{:02x}".format(*pixel) for pixel in picture.get_flattened_data()}
+    assert shades <= seen, shades - seen
 
 
 def test_the_printed_pages_print_black_on_white_without_controls(client):

@@ -174,7 +174,7 @@ def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpR
     intro = _("Coins up or down after each hand.") if state.coins else None
     if pdf:
         return _pdf(
-            score_sheet_pdf(title, state.names, lives, rows, _paper(request), intro),
+            score_sheet_pdf(title, state.names, lives, rows, _paper(request), intro, game.marks),
             "knock-score-sheet.pdf",
         )
     return render(
