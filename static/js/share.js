@@ -6,8 +6,9 @@
   "use strict";
 
   // Loaded with each game-over screen (htmx runs it again when a game ends on the page): one
-  // listener, whatever the times; the new screen's picture is fetched ahead all the same.
-  if (window.knockShare) return window.knockShare.soon();
+  // listener, whatever the times; the new screen's button is enabled (it comes disabled, so a
+  // tap never lands before this script) and its picture fetched ahead all the same.
+  if (window.knockShare) return window.knockShare.ready();
 
   const word = (key, fallback) => (window.knockWord ? window.knockWord(key, fallback) : fallback);
   const kept = new Map(); // a picture fetched once the page is idle, so the tap shares at once
@@ -35,12 +36,13 @@
     const button = document.querySelector("button.share[data-image]");
     if (button && navigator.canShare) pictureFile(button).catch(() => kept.clear());
   }
-  function soon() {
+  function ready() {
+    for (const button of document.querySelectorAll("button.share[data-share]")) button.disabled = false;
     if ("requestIdleCallback" in window) requestIdleCallback(prepare);
     else setTimeout(prepare, 500);
   }
-  window.knockShare = { soon };
-  soon();
+  window.knockShare = { ready };
+  ready();
 
   document.addEventListener("click", async (event) => {
     const button = event.target.closest("button.share[data-share]");

@@ -195,17 +195,30 @@ def test_at_game_over_every_point_of_play_again_is_play_again(phone, live_server
 
 def test_share_at_game_over_gives_the_view_links_picture(browser, live_server):
     """The game ends on the page (htmx draws the game-over screen, and Share's script with it):
-    Share, on a phone without a share sheet (Chromium here), downloads the picture and copies
-    the words and the view link; neither is the secret link."""
+    Share waits for its script (held back here) before it can be tapped; then, on a phone
+    without a share sheet (Chromium here), it downloads the picture and copies the words and
+    the view link; neither is the secret link."""
     game = make_game(players=("Ann", "Ben"), preset="friendly", lives=1)
-    context, page = open_phone(browser, accept_downloads=True)
+    # No service worker: the page's own requests are the ones held back.
+    context, page = open_phone(browser, accept_downloads=True, service_workers="block")
     context.grant_permissions(["clipboard-read", "clipboard-write"])
+    held = []
+    page.route(re.compile(r"/js/share\b[^/]*\.js$"), lambda route: held.append(route))
     page.goto(live_server.url + game.get_absolute_url())
     tap_knock(page, "Ann", ["Ben"])
     page.get_by_role("button", name="Record round 1").click()
     expect(page.locator(".winner")).to_contain_text("Ann wins!")
+    share = page.get_by_role("button", name="Share")
+    expect(share).to_be_disabled()
+    for _ in range(100):  # the swap asked for the script; its request reaches the route
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    expect(share).to_be_disabled()
+    held[0].continue_()
     with page.expect_download() as made:
-        page.get_by_role("button", name="Share").click()
+        share.click()
     picture = made.value
     view = f"/v/{game.club.view_key}/g/{game.id}/"
     assert view + "share.png" in picture.url and game.club.key not in picture.url
