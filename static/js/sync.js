@@ -3,9 +3,9 @@
  *
  * With the engine, a round is played on the phone as it is tapped, and Record draws it in the
  * tap's own frame: the tiles, the dealer badge, the story and the toast show what the round did
- * while the server's answer is on its way; the server's answer (the judge: it plays the round again from what was tapped, never
- * from what the phone worked out) then draws the table as it stands, and says so if it
- * refused. Without a connection, every round waiting on the phone is played on it too, so the
+ * while the server's answer is on its way; the server's answer (the judge: it plays the round
+ * again from what was tapped, never from what the phone worked out) then draws the table as it
+ * stands, and says so if it refused. Without a connection, every round waiting on the phone is played on it too, so the
  * table keeps playing to the winner, each tile marked as not saved yet.
  */
 (function () {

@@ -165,15 +165,22 @@ def test_the_way_of_keeping_score_switches_with_a_tap(browser, live_server, java
         context.close()
 
 
+def end_a_game_on_the_page(page, live_server) -> Game:
+    """A game of one life each that ends on the page: Ann knocks and Ben is lowest, so htmx
+    draws the game-over screen."""
+    game = make_game(players=("Ann", "Ben"), preset="friendly", lives=1)  # out at zero
+    page.goto(live_server.url + game.get_absolute_url())
+    tap_knock(page, "Ann", ["Ben"])
+    page.get_by_role("button", name="Record round 1").click()
+    expect(page.locator(".winner")).to_contain_text("Ann wins!")
+    return game
+
+
 def test_at_game_over_every_point_of_play_again_is_play_again(phone, live_server):
     """The round that ends the game brings the game-over screen and no toast: nothing lies over
     Play again (a toast's Undo once sat on its right end), and the one Undo is well apart,
     after the summary."""
-    game = make_game(players=("Ann", "Ben"), preset="friendly", lives=1)  # out at zero
-    phone.goto(live_server.url + game.get_absolute_url())
-    tap_knock(phone, "Ann", ["Ben"])
-    phone.get_by_role("button", name="Record round 1").click()
-    expect(phone.locator(".winner")).to_contain_text("Ann wins!")
+    end_a_game_on_the_page(phone, live_server)
     again = phone.get_by_role("button", name="Play again")
     expect(again).to_be_visible()
     phone.wait_for_timeout(300)  # past any settling
@@ -198,24 +205,19 @@ def test_share_at_game_over_gives_the_view_links_picture(browser, live_server):
     Share waits for its script (held back here) before it can be tapped; then, on a phone
     without a share sheet (Chromium here), it downloads the picture and copies the words and
     the view link; neither is the secret link."""
-    game = make_game(players=("Ann", "Ben"), preset="friendly", lives=1)
     # No service worker: the page's own requests are the ones held back.
     context, page = open_phone(browser, accept_downloads=True, service_workers="block")
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     held = []
     page.route(re.compile(r"/js/share\b[^/]*\.js$"), lambda route: held.append(route))
-    page.goto(live_server.url + game.get_absolute_url())
-    tap_knock(page, "Ann", ["Ben"])
-    page.get_by_role("button", name="Record round 1").click()
-    expect(page.locator(".winner")).to_contain_text("Ann wins!")
+    game = end_a_game_on_the_page(page, live_server)
     share = page.get_by_role("button", name="Share")
-    expect(share).to_be_disabled()
-    for _ in range(100):  # the swap asked for the script; its request reaches the route
+    expect(share).to_be_disabled()  # drawn by the swap, which asked for the script
+    for _ in range(100):  # until its request reaches the route
         if held:
             break
         page.wait_for_timeout(50)
     assert len(held) == 1
-    expect(share).to_be_disabled()
     held[0].continue_()
     with page.expect_download() as made:
         share.click()
