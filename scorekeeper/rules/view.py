@@ -111,6 +111,14 @@ def waiting_words(step: Step) -> str:
     )
 
 
+def toast_words(state: GameState, step: Step | None, waiting: bool = False) -> str:
+    """What the toast says after ``step``: nothing after the round that ends the game, which the
+    game-over screen says, and whose actions no toast may cover."""
+    if step is None or state.game_over:
+        return ""
+    return waiting_words(step) if waiting else saved_words(step)
+
+
 def table_view(rules: RuleSet, state: GameState, step: Step | None = None) -> dict[str, Any]:
     """The table after ``step`` (the round that led to ``state``, when there is one)."""
     return {
@@ -127,8 +135,8 @@ def table_view(rules: RuleSet, state: GameState, step: Step | None = None) -> di
         "headline": step.headline if step else "",
         "story": list(step.result.explanation) if step else [],
         "story_heading": _("Round %(n)s") % {"n": step.number} if step else "",
-        "saved": saved_words(step) if step else "",
-        "waiting": waiting_words(step) if step else "",
+        "saved": toast_words(state, step),
+        "waiting": toast_words(state, step, waiting=True),
         # The page's words that name the next round, and the winner (``%(name)s`` is theirs).
         "record": _("Record round %(n)s") % {"n": state.rounds + 1},
         "save": _("Save round %(n)s") % {"n": state.rounds + 1},

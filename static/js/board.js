@@ -156,9 +156,11 @@
     }
     const said = document.getElementById("toast");
     if (toast && said) {
+      // None after the round that ends the game (the view says none): the winner says it.
+      const words = waiting ? view.waiting : view.saved;
       const line = document.createElement("p");
-      line.append(span("", waiting ? view.waiting : view.saved));
-      said.replaceChildren(line);
+      line.append(span("", words));
+      said.replaceChildren(...(words ? [line] : []));
     }
   }
 

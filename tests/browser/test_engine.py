@@ -250,7 +250,10 @@ def test_a_game_plays_on_without_a_connection_as_the_server_plays_it(
                     twin, RoundInputs("knock", knocker=knocker, lowest=(lowest,))
                 )
                 headline = capfirst(step.headline)
-            expect(page.locator("#toast")).to_contain_text(headline)
+            if twin.state.game_over:  # said by the winner, as the server says it: no toast
+                expect(page.locator("#toast")).to_have_text("")
+            else:
+                expect(page.locator("#toast")).to_contain_text(headline)
             server_page.goto(twin_url)
             expect(page.locator("#record .tile.unsaved")).to_have_count(3)
             assert page.evaluate(SNAPSHOT) == server_page.evaluate(SNAPSHOT), played
@@ -341,6 +344,29 @@ def test_a_record_tap_draws_the_round_played_as_it_was_tapped_before_htmx_sends_
     expect(lost).to_have_count(1)
     expect(page.locator("#table .scoreboard .seat").nth(2).locator(".token.lost")).to_have_count(1)
     assert Round.objects.filter(game=game).count() == 1
+    context.close()
+
+
+def test_the_round_that_ends_the_game_leaves_no_toast_over_the_winner(browser, live_server):
+    """Online with the engine: the round that ends the game is drawn at once, and, as the server
+    draws it, the winner says it; no toast (a round "not sent yet" when it was) lies over the
+    game-over screen, not while the answer is on its way, nor after."""
+    game = make_game(players=("Ana", "Ben"), preset="friendly", lives=1)
+    context, page = engine_phone(browser, live_server.url + game.get_absolute_url())
+    page.locator("#record .tile").nth(0).click()
+    page.locator("#record .tile").nth(1).click()
+    page.wait_for_function("() => document.getElementById('record').dataset.ahead === 'played'")
+    drawn = page.evaluate(
+        """() => {
+            document.querySelector("#record button[name=confirm]").click();
+            return {winner: document.querySelector("#table .winner")?.textContent,
+                    toast: document.getElementById("toast").textContent};
+        }"""
+    )
+    assert "Ana" in drawn["winner"] and drawn["toast"] == ""
+    expect(page.get_by_role("button", name="Share")).to_be_enabled()  # the server's answer
+    expect(page.locator("#toast")).to_have_text("")
+    assert Game.objects.get(pk=game.pk).state.game_over
     context.close()
 
 

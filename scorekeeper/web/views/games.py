@@ -39,7 +39,7 @@ from ...rules.errors import InputError
 from ...rules.game import GameState, Step, stored_state
 from ...rules.numbers import read_whole
 from ...rules.resolve import SHOWN_BY_ONE
-from ...rules.view import seat_views
+from ...rules.view import saved_words, seat_views, toast_words
 from .. import engine
 from ..access import Link, client_address, club_link, game_link, url_link
 from ..forms.games import GameNameForm, NewGameForm, PlayAgainForm, RecordForm, VersionForm
@@ -283,19 +283,12 @@ def _record(request: HtmxHttpRequest, game: Game, form: RecordForm) -> tuple[Htt
         # Another phone changed the game first; or the same tap arrived twice (a double tap,
         # or a retry after a lost answer).
         return _stale(request, game, inputs.client_id if inputs else "")
-    # The outcome first, so that the first words a phone shows are what the table needs.
-    said = capfirst(
-        _("%(headline)s · round %(n)d saved") % {"n": step.number, "headline": step.headline}
-    )
     if request.htmx:
-        # At its new version (record moved it there), with the toast that says what was saved;
-        # but the round that ends the game is said by the game-over screen, whose actions no
-        # toast may cover, with its one Undo.
-        table = _render_table(request, game)
-        if game.state.game_over:
-            return table, "saved"
-        return _with_toast(request, table, game, said, undo=True), "saved"
-    messages.success(request, said)
+        # At its new version (record moved it there), with the toast that says what was saved
+        # (none at game over: the game-over screen says it, with its one Undo).
+        said = toast_words(game.state, step)
+        return _with_toast(request, _render_table(request, game), game, said, undo=True), "saved"
+    messages.success(request, saved_words(step))
     return redirect(game), "saved"
 
 
