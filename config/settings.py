@@ -4,7 +4,6 @@ Production sets DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and, beh
 DJANGO_HTTPS=1 (see the README).
 """
 
-import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -157,12 +156,16 @@ STATICFILES_DIRS: list[Path | tuple[str, Path]] = [BASE_DIR / "static"]
 # npm (package-lock.json), served under a folder named after its version, so a phone keeps it
 # until a release changes it. Without it (a machine with no Node.js) the table plays over the
 # server, as before.
+# Only the files the worker loads are published (scorekeeper/web/engine.py's RuntimeFinder): the
+# package's demo pages, its README and its type files stay off Knock's origin.
 KNOCK_PYODIDE_DIR = Path(
     os.environ.get("KNOCK_PYODIDE_DIR", "") or BASE_DIR / "node_modules" / "pyodide"
 )
-if (KNOCK_PYODIDE_DIR / "pyodide.asm.wasm").is_file():
-    _pyodide = json.loads((KNOCK_PYODIDE_DIR / "package.json").read_text())["version"]
-    STATICFILES_DIRS.append((f"pyodide/{_pyodide}", KNOCK_PYODIDE_DIR))
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "scorekeeper.web.engine.RuntimeFinder",
+]
 
 
 def _runtime_kept_for_good(headers: Any, path: str, url: str) -> None:

@@ -17,7 +17,7 @@ import io
 import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from . import words
 from .errors import InputError
@@ -27,7 +27,41 @@ from .numbers import read_whole
 from .resolve import refuse_a_stray_choice
 from .round import Result
 from .ruleset import RuleSet, stored_rules
-from .view import table_view
+from .view import TableView, table_view
+
+
+class PhonePayload(TypedDict):
+    """What the phone asks its engine: the rounds, played from the table stored with the game."""
+
+    rules: dict[str, Any]
+    rules_version: int
+    names: list[str]
+    state: dict[str, Any]
+    rounds: list[dict[str, list[str]]]
+
+
+class Played(TypedDict):
+    """A round the engine played: the table after it, and the state the server would store."""
+
+    view: TableView
+    state: dict[str, Any]
+    round: dict[str, Any]
+
+
+class Stopped(TypedDict):
+    """The round the engine leaves to the server (refused, or the table's to decide), and why."""
+
+    round: int
+    why: str
+    field: str
+
+
+class PhoneAnswer(TypedDict):
+    """The engine's answer: the table before the rounds (when none is played), then after each."""
+
+    before: TableView | None
+    played: list[Played]
+    stopped: Stopped | None
 
 
 def speak(catalogue: bytes | None) -> None:
@@ -85,8 +119,8 @@ def play(payload: str) -> str:
     # The table before the rounds, only when no round is played (an undo of the last waiting
     # round draws it): a tap's answer is as quick as the phone can make it.
     before = None if data["rounds"] else table_view(rules, state)
-    played: list[dict[str, Any]] = []
-    stopped = None
+    played: list[Played] = []
+    stopped: Stopped | None = None
     for number, fields in enumerate(data["rounds"]):
         try:
             round = read_fields(rules, state, fields)
@@ -110,4 +144,5 @@ def play(payload: str) -> str:
                 "round": round.as_data(),
             }
         )
-    return json.dumps({"before": before, "played": played, "stopped": stopped})
+    answer: PhoneAnswer = {"before": before, "played": played, "stopped": stopped}
+    return json.dumps(answer)

@@ -9,7 +9,8 @@ toast show is in it, in the table's language, and the page only places them.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import TypedDict
 
 from .game import GameState, Step
 from .round import Status
@@ -44,10 +45,51 @@ def name_fit(name: str) -> str:
     return f"fit-{min(longest, LONGEST_FITTED)}" if longest > LONG_NAME_PART else ""
 
 
-def seat_views(rules: RuleSet, state: GameState) -> list[dict[str, Any]]:
+class SeatView(TypedDict):
+    """A player as their tile shows them."""
+
+    name: str
+    name_fit: str
+    lives: int
+    status: str
+    out: bool
+    label: str
+    label_fit: str
+    deals: bool
+    tokens: list[bool]
+    coins: str | None
+    said: str
+
+
+class TableView(TypedDict):
+    """What the table shows after a round: every word of it, in the table's language."""
+
+    heading: str
+    next_round: int
+    rounds: int
+    start_lives: int
+    game_over: bool
+    dealer: str
+    deals_line: list[str]
+    pot: str
+    winner: str | None
+    wins_words: list[str]
+    result_words: str
+    seats: list[SeatView]
+    deals_word: str
+    headline: str
+    story: Sequence[str]
+    story_heading: str
+    saved: str
+    waiting: str
+    record: str
+    save: str
+
+
+def seat_views(rules: RuleSet, state: GameState) -> list[SeatView]:
     """Each player as a tile shows them: name, lives (as tokens while they fit a phone) or
     coins, the status in the rules' words, and who deals."""
-    seats = []
+    seats: list[SeatView] = []
     for i, name in enumerate(state.names):
         status = str(state.statuses[i])
         deals = i == state.dealer and not state.game_over
@@ -119,26 +161,40 @@ def toast_words(state: GameState, step: Step | None, waiting: bool = False) -> s
     return waiting_words(step) if waiting else saved_words(step)
 
 
-def table_view(rules: RuleSet, state: GameState, step: Step | None = None) -> dict[str, Any]:
-    """The table after ``step`` (the round that led to ``state``, when there is one)."""
+def around(words: str, placeholder: str) -> list[str]:
+    """The words before and after a name in a sentence of the language ("%(name)s wins!",
+    "%(name)s deals"), so that a page can set the name apart (in bold) without reading HTML."""
+    before, _found, after = words.partition(placeholder)
+    return [before, after]
+
+
+def table_view(
+    rules: RuleSet, state: GameState, step: Step | None = None, story: Sequence[str] = ()
+) -> TableView:
+    """The table after ``step`` (the round that led to ``state``, when there is one); a page
+    drawn from the stored game, with no round played, gives the latest round's ``story``
+    (it may be lazy: only a page that draws it reads it)."""
     return {
         "heading": heading(state),
         "next_round": state.rounds + 1,
         "rounds": state.rounds,
+        "start_lives": state.start_lives,
         "game_over": state.game_over,
         "dealer": "" if state.game_over else state.dealer_name,
+        # "<strong>Ben</strong> deals": the words around the name, in the language's order.
+        "deals_line": around(_("<strong>%(name)s</strong> deals"), "<strong>%(name)s</strong>"),
         "pot": pot_words(state),
         "winner": state.winner,
+        "wins_words": around(_("<strong>%(name)s</strong> wins!"), "<strong>%(name)s</strong>"),
         "result_words": state.result_words,
         "seats": seat_views(rules, state),
         "deals_word": _("deals"),
         "headline": step.headline if step else "",
-        "story": list(step.result.explanation) if step else [],
-        "story_heading": _("Round %(n)s") % {"n": step.number} if step else "",
+        "story": list(step.result.explanation) if step else story,
+        "story_heading": _("Round %(n)s") % {"n": state.rounds} if state.rounds else "",
         "saved": toast_words(state, step),
         "waiting": toast_words(state, step, waiting=True),
-        # The page's words that name the next round, and the winner (``%(name)s`` is theirs).
+        # The page's words that name the next round.
         "record": _("Record round %(n)s") % {"n": state.rounds + 1},
         "save": _("Save round %(n)s") % {"n": state.rounds + 1},
-        "wins": _("<strong>%(name)s</strong> wins!"),
     }

@@ -3,8 +3,9 @@
 Two parts, each at a URL that names its version, so a phone keeps it until a release changes it:
 
 - **The runtime**: Pyodide (CPython compiled to WebAssembly), the npm package pinned in
-  ``package-lock.json``, served by whitenoise from ``node_modules/pyodide`` under
-  ``static/pyodide/<version>/`` (``config/settings.py``), with a standard library cut to what the
+  ``package-lock.json``. Only the files the worker loads (``RUNTIME_FILES``) are published, by
+  ``RuntimeFinder``, under ``static/pyodide/<version>/``; the package's demo pages, README and
+  type files never reach Knock's origin. It comes with a standard library cut to what the
   engine imports (``stdlib``): 1.2 MB instead of 2.5 MB of a zip that barely compresses.
 - **The bundle**: the very files of ``scorekeeper/rules`` this server runs, and the compiled
   catalogues of the languages it speaks, as one JSON document whose version is the hash of its
@@ -26,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.staticfiles.finders import BaseFinder
+from django.core.checks import CheckMessage
+from django.core.files.storage import FileSystemStorage
 
 RULES = Path(__file__).resolve().parents[1] / "rules"
 
@@ -193,3 +197,46 @@ def bundle() -> tuple[str, bytes]:
     content: dict[str, Any] = {"files": files, "catalogues": catalogues}
     version = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
     return version, json.dumps({"version": version, **content}, sort_keys=True).encode()
+
+
+# What the worker loads of the runtime (static/js/engine-worker.js): the loader, the compiled
+# interpreter and the lock file its loader reads. The standard library comes cut (``stdlib``).
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
+
+
+class RuntimeFinder(BaseFinder):
+    """The runtime's files as static files under ``pyodide/<version>/``, and nothing else of
+    the npm package (a folder in STATICFILES_DIRS would publish all of it, demo pages too)."""
+
+    def _storage(self) -> FileSystemStorage | None:
+        folder = runtime_dir()
+        if folder is None:
+            return None
+        storage = FileSystemStorage(location=folder)
+        storage.prefix = f"pyodide/{runtime_version()}"  # type: ignore[attr-defined]
+        return storage
+
+    def check(self, **kwargs: Any) -> list[CheckMessage]:
+        return []
+
+    # Not found is [] either way, as Django's own finders answer (its ``find`` keeps any other
+    # answer, None too, as a match); the stubs say None.
+    def find(self, path: str, find_all: bool = False) -> str | list[str]:  # type: ignore[override]
+        storage = self._storage()
+        prefix, _, name = path.rpartition("/")
+        found = (
+            storage is not None
+            and prefix == storage.prefix  # type: ignore[attr-defined]
+            and name in RUNTIME_FILES
+        )
+        if not found:
+            return []
+        assert storage is not None
+        return [storage.path(name)] if find_all else storage.path(name)
+
+    def list(self, ignore_patterns: Any) -> Any:
+        storage = self._storage()
+        if storage is None:
+            return
+        for name in RUNTIME_FILES:
+            yield name, storage

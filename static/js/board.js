@@ -100,7 +100,7 @@
     const line = document.createElement("p");
     if (view.winner) {
       // "<strong>%(name)s</strong> wins!": the words around the name are the language's.
-      const [before, after] = view.wins.split("<strong>%(name)s</strong>");
+      const [before, after] = view.wins_words;
       const name = document.createElement("strong");
       name.textContent = view.winner;
       line.append(before || "", name, after || "");
