@@ -5,6 +5,7 @@ DJANGO_HTTPS=1 (see the README).
 """
 
 import os
+import tomllib
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -186,7 +187,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "scorekeeper.web.storage.StaticFiles"
     },
 }
 
@@ -263,16 +264,15 @@ LOGGING = {
 
 # Errors go to an error tracker only when the operator names one (Sentry's DSN, or a
 # compatible one's), with every key taken out (scorekeeper/lib/tracking.py).
+# The release, as a phone's fault report and the error tracker name it.
+KNOCK_RELEASE = (
+    "knock@" + tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["project"]["version"]
+)
 if os.environ.get("SENTRY_DSN"):
-    import tomllib
-
     from scorekeeper.lib.tracking import start as track_errors
 
-    project = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["project"]
     track_errors(
-        os.environ["SENTRY_DSN"],
-        os.environ.get("SENTRY_ENVIRONMENT", "production"),
-        f"knock@{project['version']}",
+        os.environ["SENTRY_DSN"], os.environ.get("SENTRY_ENVIRONMENT", "production"), KNOCK_RELEASE
     )
 
 # Sessions live in a signed cookie (no table): they only remember which clubs this browser opened.

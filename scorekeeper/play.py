@@ -56,6 +56,7 @@ from .rules.game import play as play_round
 from .rules.game import start as start_state
 from .rules.resolve import refuse_a_stray_choice
 from .rules.ruleset import stored_form
+from .rules.view import tapped_words
 
 
 class AlreadyRecorded(Exception):
@@ -686,6 +687,27 @@ def stale_answer(game: Game, client_id: str = "") -> StaleAnswer:
     if _has_round_from(game, client_id):
         return StaleAnswer(game, True, _("That round was already recorded."))
     return StaleAnswer(game, False, latest_change(game))
+
+
+def rounds_since(game: Game, seen: int, most: int = 5) -> list[dict[str, Any]]:
+    """The rounds another phone recorded after the game was at version ``seen`` (at most
+    ``most``): each as its tiles said it and what it did, for a phone whose round came too late
+    to tell whether it is the same hand (``web/contract.py``'s TheirRound)."""
+    rounds = list(
+        game.rounds.as_of(game.version).filter(version__gt=seen).order_by("number")[:most]
+    )
+    told = []
+    for round in rounds:
+        before = game.state_before(round.number)
+        step = play_round(game.rules, before, round.as_input())
+        told.append(
+            {
+                "number": round.number,
+                "tapped": tapped_words(game.rules, game.names, step.round),
+                "headline": step.headline,
+            }
+        )
+    return told
 
 
 def latest_change(game: Game) -> str:

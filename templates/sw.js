@@ -1,19 +1,23 @@
-/* Knock's service worker: its files kept on the phone, and the tables it has seen kept for a
- * reload without a connection. Drawn by the server, so the list names the files' real URLs. */
+/* Knock's service worker: its files kept on the phone, the engine's too, and the tables it has
+ * seen kept for a reload without a connection, each kept up to date from the table region an
+ * answer brings (never fetched again for it). Drawn by the server, so its lists name the files'
+ * real URLs; its names are the server's (scorekeeper/web/contract.py). */
 "use strict";
 
 const VERSION = "{{ version }}";
-const FILES = "files-" + VERSION;
-const PAGES = "pages";
+const NAMES = {{ names|safe }};
+const FILES = NAMES.caches.files + VERSION;
+const PAGES = NAMES.caches.pages;
+const ENGINE = NAMES.caches.engine + VERSION;
 const PRECACHE = {{ precache|safe }};
+const ENGINE_FILES = {{ engine_files|safe }};
 const OFFLINE = "{{ offline_url }}";
 const STATIC = "{{ static_url }}";
-// The engine on the phone (its runtime and its bundle): kept as first fetched, per release.
-const ENGINE = "engine-" + VERSION;
 const ENGINE_PREFIXES = {{ engine_prefixes|safe }};
 // A game's pages, through either link: the table and its round log.
 const KEPT = /^\/(c|v)\/[^/]+\/g\/[^/]+\/(log)?$/;
 const KEEP_AT_MOST = 20; // the pages of the games seen last; older ones go
+const [OPEN, CLOSE] = NAMES.tableMarks;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(FILES).then((cache) => cache.addAll([...PRECACHE, OFFLINE])));
@@ -27,7 +31,7 @@ self.addEventListener("activate", (event) => {
       .then((keys) =>
         Promise.all(
           keys
-            .filter((key) => (key.startsWith("files-") && key !== FILES) || (key.startsWith("engine-") && key !== ENGINE))
+            .filter((key) => (key.startsWith(NAMES.caches.files) && key !== FILES) || (key.startsWith(NAMES.caches.engine) && key !== ENGINE))
             .map((key) => caches.delete(key))
         )
       )
@@ -37,10 +41,10 @@ self.addEventListener("activate", (event) => {
 
 const SAME = { ignoreVary: true };
 
-/* The table's version a kept page shows (-1: none, as the round log). */
+/* The table's version a page (or a table region) shows (-1: none, as the round log). */
 const VERSION_OF = /data-version="(\d+)"/;
-async function versionOf(response) {
-  const found = response ? VERSION_OF.exec(await response.clone().text()) : null;
+function versionIn(text) {
+  const found = VERSION_OF.exec(text);
   return found ? Number(found[1]) : -1;
 }
 
@@ -51,7 +55,7 @@ function keep(kept, request, response) {
   const step = async () => {
     if (!response.ok || !KEPT.test(new URL(request.url).pathname)) return;
     const older = await kept.match(request, SAME);
-    if (older && (await versionOf(older)) > (await versionOf(response))) return;
+    if (older && versionIn(await older.clone().text()) > versionIn(await response.clone().text())) return;
     await kept.delete(request, SAME); // put again below, so it counts as the newest
     await kept.put(request, response);
     const pages = await kept.keys();
@@ -67,7 +71,7 @@ async function page(request) {
   const kept = await caches.open(PAGES);
   try {
     const response = await fetch(request);
-    if ([502, 503, 504].includes(response.status)) {
+    if (NAMES.proxyDown.includes(response.status)) {
       // Knock is there but cannot answer (its database down, a restart): as without a
       // connection, the page as last kept.
       const last = await kept.match(request, SAME);
@@ -77,7 +81,7 @@ async function page(request) {
       // A game this phone started without a connection, that Knock has not heard of yet
       // (again.js): its page as the phone made it, until its start is sent.
       const made = await kept.match(request, SAME);
-      if (made && made.headers.get("Knock-Made-On-Phone")) return made;
+      if (made && made.headers.get(NAMES.headers.madeOnPhone)) return made;
     }
     await keep(kept, request, response.clone());
     return response;
@@ -86,16 +90,34 @@ async function page(request) {
   }
 }
 
-/* A table told of a change (a round recorded, taken back, another phone's) asks for its page
-   to be kept as it is now, so a reload without a connection shows the latest table. */
-self.addEventListener("message", (event) => {
-  const url = event.data && event.data.keep;
-  if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
-  const request = new Request(url, { credentials: "same-origin" });
-  event.waitUntil(
-    caches.open(PAGES).then((kept) => fetch(request).then((response) => keep(kept, request, response)).catch(() => {}))
-  );
-});
+/* An answer that draws a table (a round recorded or taken back, the table drawn again after
+   news): its table region put into the page kept for that table, so a reload without a
+   connection shows the latest table, and nothing is fetched again for it. */
+async function keepRegion(pageUrl, response) {
+  if (!pageUrl || !response.ok) return;
+  const text = await response.text();
+  const start = text.indexOf(OPEN);
+  const end = text.indexOf(CLOSE);
+  if (start < 0 || end < start) return;
+  const kept = await caches.open(PAGES);
+  const request = new Request(pageUrl);
+  const older = await kept.match(request, SAME);
+  if (!older) return;
+  const whole = await older.text();
+  const from = whole.indexOf(OPEN);
+  const to = whole.indexOf(CLOSE);
+  if (from < 0 || to < from) return;
+  const region = text.slice(start, end + CLOSE.length);
+  const merged = whole.slice(0, from) + region + whole.slice(to + CLOSE.length);
+  await keep(kept, request, new Response(merged, { headers: older.headers }));
+}
+
+async function answer(event) {
+  const pageUrl = event.request.headers.get("HX-Current-URL");
+  const response = await fetch(event.request);
+  event.waitUntil(keepRegion(pageUrl, response.clone()).catch(() => {}));
+  return response;
+}
 
 /* A file of the engine: as kept, or fetched once and kept (its URL names its version). */
 async function engineFile(request) {
@@ -107,10 +129,56 @@ async function engineFile(request) {
   return response;
 }
 
+/* Ready for tonight: a table asks for itself and every file it needs offline to be kept (after
+   one visit, not two: the page's own first fetches came before this worker was there), and is
+   told how many of them are. */
+async function ready(url, withEngine) {
+  const wanted = [
+    [FILES, [...PRECACHE, OFFLINE]],
+    [ENGINE, withEngine ? ENGINE_FILES : []],
+    [PAGES, [url]],
+  ];
+  let kept = 0;
+  let of = 0;
+  for (const [name, urls] of wanted) {
+    const cache = await caches.open(name);
+    for (const each of urls) {
+      of += 1;
+      const request = new Request(each, { credentials: "same-origin" });
+      if (await cache.match(request, SAME)) {
+        kept += 1;
+        continue;
+      }
+      try {
+        const response = await fetch(request);
+        if (!response.ok) continue;
+        if (name === PAGES) await keep(cache, request, response);
+        else await cache.put(request, response);
+        kept += 1;
+      } catch (error) {
+        // No connection: said as not ready yet, and asked again at the next visit.
+      }
+    }
+  }
+  return { kept, of };
+}
+
+self.addEventListener("message", (event) => {
+  const url = event.data && event.data.ready;
+  const port = event.ports && event.ports[0];
+  if (typeof url !== "string" || new URL(url).origin !== self.location.origin || !port) return;
+  event.waitUntil(ready(url, !!event.data.engine).then((said) => port.postMessage(said)));
+});
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.origin !== self.location.origin) return;
+  if (request.headers.get("HX-Request") && request.headers.get("HX-Current-URL")) {
+    event.respondWith(answer(event));
+    return;
+  }
+  if (request.method !== "GET") return;
   if (ENGINE_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))) {
     event.respondWith(engineFile(request));
   } else if (url.pathname.startsWith(STATIC)) {

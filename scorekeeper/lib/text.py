@@ -6,6 +6,7 @@ import unicodedata
 
 from ..rules.errors import InputError
 from ..rules.words import _
+from ..rules.words import sentence as sentence  # the engine says its refusals so too
 
 # Control characters (NUL, ESC, BEL…: PostgreSQL refuses NUL, a terminal obeys ESC) and lone
 # surrogates (half of a character, which no database can store as text).
@@ -42,9 +43,3 @@ def clean_name_text(text: str, field: str) -> str:
 
 def name_text_is_clean(text: str) -> bool:
     return is_clean(text) and not any(unicodedata.category(char) == "Cf" for char in text)
-
-
-def sentence(message: str) -> str:
-    """An engine refusal as a sentence: a capital letter and a full stop."""
-    message = message.strip()
-    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")

@@ -42,3 +42,14 @@ def start(dsn: str, environment: str, release: str) -> None:
         before_send=_before_send,  # type: ignore[arg-type]
         before_breadcrumb=lambda crumb, hint: scrubbed(crumb),
     )
+
+
+def report(message: str, extra: dict[str, Any]) -> None:
+    """A fault seen elsewhere (a phone's), sent to the error tracker where one is running."""
+    import sentry_sdk
+
+    if not sentry_sdk.is_initialized():
+        return
+    with sentry_sdk.new_scope() as scope:
+        scope.set_context("fault", scrubbed(extra))
+        sentry_sdk.capture_message(redact(message), level="warning")

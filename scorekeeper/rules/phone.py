@@ -28,6 +28,7 @@ from .resolve import refuse_a_stray_choice
 from .round import Result
 from .ruleset import RuleSet, stored_rules
 from .view import TableView, table_view
+from .words import sentence
 
 
 class PhonePayload(TypedDict):
@@ -52,8 +53,11 @@ class Stopped(TypedDict):
     """The round the engine leaves to the server (refused, or the table's to decide), and why."""
 
     round: int
-    why: str
+    why: str  # a sentence, as the server's form says it
     field: str
+    refused: (
+        bool  # the round cannot be played as tapped (else: the table decides, or it is unusual)
+    )
 
 
 class PhoneAnswer(TypedDict):
@@ -127,14 +131,25 @@ def play(payload: str) -> str:
             step = play_round(rules, state, round)
             refuse_a_stray_choice(round.choice, step.result)
         except InputError as refusal:
-            stopped = {"round": number, "why": refusal.message, "field": refusal.field}
+            why = sentence(refusal.message)
+            stopped = {"round": number, "why": why, "field": refusal.field, "refused": True}
             break
         result = step.result
         if result.result == Result.TABLE_DECIDES and not round.choice:
-            stopped = {"round": number, "why": "the table decides", "field": "choice"}
+            stopped = {
+                "round": number,
+                "why": "the table decides",
+                "field": "choice",
+                "refused": False,
+            }
             break
         if result.unusual and not fields.get("as_counted"):
-            stopped = {"round": number, "why": "counted as no round gives", "field": "losses"}
+            stopped = {
+                "round": number,
+                "why": "counted as no round gives",
+                "field": "losses",
+                "refused": False,
+            }
             break
         state = advance(state, step)
         played.append(

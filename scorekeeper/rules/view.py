@@ -9,10 +9,11 @@ toast show is in it, in the table's language, and the page only places them.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypedDict
 
-from .game import GameState, Step
+from .endings import ROUND_ENDINGS
+from .game import GameState, RoundInput, Step
 from .round import Status
 from .ruleset import RuleSet
 from .words import _, coins, ngettext
@@ -159,6 +160,37 @@ def toast_words(state: GameState, step: Step | None, waiting: bool = False) -> s
     if step is None or state.game_over:
         return ""
     return waiting_words(step) if waiting else saved_words(step)
+
+
+def tapped_words(rules: RuleSet, names: Sequence[str], round: RoundInput) -> str:
+    """What was tapped for a round, as its tiles said it: "Knock · Ana knocked · Cara lowest"
+    (the phone says a round it keeps in the same words, static/js/taps.js ``tappedWords``), so
+    that a table can tell two phones' rounds apart."""
+    ending = ROUND_ENDINGS[round.ending]
+    said: dict[str, Callable[[int], bool]] = {
+        "knocker": lambda seat: round.knocker == seat,
+        "shown_by": lambda seat: seat in round.shown_by,
+        "lowest": lambda seat: seat in (round.lowest or ()),
+        "winners": lambda seat: seat in (round.winners or ()),
+    }
+    role_words = {
+        "knocker": _("knocked"),
+        "shown_by": _(ending.shown_word) if ending.shown_word else _("showed 31"),
+        "lowest": _("lowest"),
+        "winners": _("wins"),
+    }
+    parts = [] if ending.by_hand else [_(ending.chip)]
+    for seat, name in enumerate(names):
+        if ending.by_hand:
+            roles = [f"−{lost}"] if (lost := (round.losses or {}).get(seat)) else []
+        else:
+            roles = [role_words[q] for q in ending.tap_order(rules) if said[q](seat)]
+        if roles:
+            parts.append(f"{name} {' · '.join(roles)}")
+    typed = [" ".join(cards) for cards in (round.hands or {}).values() if cards]
+    if typed:
+        parts.append(" / ".join(typed))
+    return " · ".join(parts)
 
 
 def around(words: str, placeholder: str) -> list[str]:

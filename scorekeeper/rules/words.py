@@ -83,3 +83,10 @@ def lives(n: int) -> str:
 def coins(n: int) -> str:
     """A balance in coins, with its sign: "+3", "−2", "0"."""
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def sentence(message: str) -> str:
+    """An engine refusal as a sentence: a capital letter and a full stop (the server's forms
+    and the phone's engine say a refusal in the same words)."""
+    message = message.strip()
+    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")

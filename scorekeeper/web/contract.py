@@ -200,7 +200,9 @@ def _typedef(contract: type) -> str:
     ]
     doc = (contract.__doc__ or "").strip().splitlines()
     said = f" * {doc[0]}\n" if doc else ""
-    return "/**\n" + said + f" * @typedef {{{{\n" + "\n".join(fields) + f"\n}}}} {contract.__name__}\n */"
+    return (
+        "/**\n" + said + " * @typedef {{\n" + "\n".join(fields) + f"\n}}}} {contract.__name__}\n */"
+    )
 
 
 def javascript() -> str:

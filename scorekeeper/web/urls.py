@@ -77,5 +77,6 @@ urlpatterns = [
     path("engine/<str:version>.json", app.engine_bundle, name="engine-bundle"),
     path("engine/python-<str:version>.zip", app.engine_stdlib, name="engine-stdlib"),
     path("offline", app.offline, name="offline"),
+    path("faults", app.phone_fault, name="phone-fault"),
     path("favicon.ico", app.favicon, name="favicon"),
 ]

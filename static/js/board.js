@@ -1,168 +1,207 @@
-/* Draws the table view that the engine worked out (scorekeeper/rules/view.py) into the table
- * page, as the server's templates draw the same view (game.html, _seat.html): the header, each
- * tile's lives, status and dealer badge, the story of the round, the toast, the winner. Used
- * when the phone's own engine played a round the server has not answered yet (engine.js).
+// @ts-check
+/* Draws a table view (scorekeeper/rules/view.py's TableView) into the table page, as the
+ * server's templates draw the same view: used when the phone's engine played a round the server
+ * has not answered yet. Nothing here is worked out: every word is the view's, and every tile's
+ * markup is the page's own <template id="seat-template"> (rendered from _seat.html), cloned
+ * and filled as the server fills it. */
+import { word } from "./words.js";
+
+/** @typedef {import("./contract.js").TableView} TableView */
+/** @typedef {import("./contract.js").SeatView} SeatView */
+
+/** @param {ParentNode} root @param {string} selector @returns {HTMLElement} */
+function part(root, selector) {
+  const found = root.querySelector(selector);
+  if (!found) throw new Error(`the tile's template has no ${selector}`);
+  return /** @type {HTMLElement} */ (found);
+}
+
+/** A class list: the base, and a size where the view gives one. @param {string} base @param {string} fit */
+function fitted(base, fit) {
+  return fit ? `${base} ${fit}` : base;
+}
+
+/**
+ * A tile's words and marks for `seat`, cloned from the page's template, as _seat.html draws them.
+ * @param {HTMLTemplateElement} template @param {SeatView} seat @param {TableView} view
+ * @returns {Node[]}
  */
-(function () {
-  "use strict";
-
-  const word = (key, fallback) => (window.knockWord ? window.knockWord(key, fallback) : fallback);
-
-  function span(className, text) {
-    const made = document.createElement("span");
-    if (className) made.className = className;
-    if (text !== undefined) made.textContent = text;
-    return made;
+export function seatParts(template, seat, view) {
+  const tile = /** @type {DocumentFragment} */ (template.content.cloneNode(true));
+  const name = part(tile, ".name");
+  name.className = fitted("name", seat.name_fit);
+  name.textContent = seat.name;
+  const coins = part(tile, ".coins");
+  const lives = part(tile, ".lives");
+  coins.hidden = seat.coins === null;
+  lives.hidden = seat.coins !== null;
+  coins.textContent = seat.coins ?? "";
+  const token = part(tile, ".token");
+  const count = part(tile, ".count");
+  if (seat.tokens.length) {
+    lives.replaceChildren(
+      ...seat.tokens.map((kept) => {
+        const made = /** @type {HTMLElement} */ (token.cloneNode());
+        made.className = kept ? "token" : "token lost";
+        return made;
+      })
+    );
+  } else {
+    count.textContent = `${seat.lives}/${view.start_lives}`;
   }
+  part(tile, ".said").textContent = seat.said + (seat.status !== "in" || seat.deals ? "," : "");
+  const status = part(tile, ".status");
+  status.className = fitted("status", seat.label_fit);
+  status.textContent = seat.label;
+  status.hidden = seat.status === "in";
+  const dealer = part(tile, ".dealer");
+  dealer.textContent = view.deals_word;
+  dealer.hidden = !seat.deals;
+  return [...tile.childNodes];
+}
 
-  /* A tile's parts before its role line, as _seat.html draws them. */
-  function seatParts(seat, view, startLives) {
-    const parts = [span(`name${seat.name_fit ? ` ${seat.name_fit}` : ""}`, seat.name), span("visually-hidden", ", ")];
-    const deals = view.dealer && seat.deals;
-    if (seat.coins !== null) {
-      const coins = span("coins", seat.coins);
-      coins.setAttribute("aria-hidden", "true");
-      parts.push(coins, span("visually-hidden", seat.said + (deals ? "," : "")));
-    } else {
-      const lives = span("lives");
-      lives.setAttribute("aria-hidden", "true");
-      if (seat.tokens.length) {
-        for (const kept of seat.tokens) lives.append(span(`token${kept ? "" : " lost"}`));
-      } else {
-        lives.append(span("token"), span("count", `${seat.lives}/${startLives}`));
-      }
-      parts.push(lives, span("visually-hidden", seat.said + (seat.status !== "in" || deals ? "," : "")));
+/** @param {HTMLElement} table @param {TableView} view */
+function drawHeader(table, view) {
+  const head = table.querySelector(".game-head");
+  if (!head) return;
+  part(head, "h1").textContent = view.heading;
+  const pot = head.querySelector(".pot");
+  if (pot) pot.textContent = view.pot;
+  const meta = head.querySelector(".meta");
+  if (meta) {
+    const named = meta.querySelector("bdi");
+    /** @type {(Node | string)[]} */
+    const line = [];
+    if (view.dealer) {
+      const dealer = document.createElement("strong");
+      dealer.textContent = view.dealer;
+      line.push(view.deals_line[0], dealer, view.deals_line[1]);
+      if (named) line.push(" · ");
     }
-    const state = span("state");
-    if (seat.status !== "in") state.append(span(`status${seat.label_fit ? ` ${seat.label_fit}` : ""}`, seat.label));
-    if (deals) state.append(" ", span("dealer", view.deals_word));
-    parts.push(state);
-    return parts;
+    if (named) line.push(named);
+    meta.replaceChildren(...line);
   }
+  document.title = document.title.replace(/^[^·]*·/, `${view.heading} ·`);
+}
 
-  function drawHeader(table, view) {
-    const head = table.querySelector(".game-head");
-    if (!head) return;
-    head.querySelector("h1").textContent = view.heading;
-    const meta = head.querySelector(".meta");
-    const dealer = meta && meta.querySelector("strong");
-    if (dealer && view.dealer) dealer.textContent = view.dealer;
-    else if (dealer) {
-      // The game is over: nobody deals ("<strong>Ben</strong> deals · " goes).
-      const after = dealer.nextSibling;
-      if (after && after.nodeType === Node.TEXT_NODE) after.remove();
-      dealer.remove();
-    }
-    const pot = head.querySelector(".pot");
-    if (pot) pot.textContent = view.pot;
-    document.title = document.title.replace(/^[^·]*·/, `${view.heading} ·`);
+/** @param {HTMLElement} table @param {TableView} view */
+function drawStory(table, view) {
+  let last = table.querySelector("section.last");
+  if (!view.story.length) {
+    last?.remove();
+    return;
   }
-
-  function drawStory(table, view) {
-    let last = table.querySelector("section.last");
-    if (!view.story.length) {
-      if (last) last.remove();
-      return;
-    }
-    if (!last) {
-      last = document.createElement("section");
-      last.className = "last";
-      last.setAttribute("aria-labelledby", "last-heading");
-      const heading = document.createElement("h2");
-      heading.id = "last-heading";
-      const story = document.createElement("ul");
-      story.className = "story";
-      last.append(heading, story);
-      const card = table.querySelector(".rules-card, details.rules");
-      if (card) card.before(last);
-      else table.append(last);
-    }
-    last.querySelector("h2").textContent = view.story_heading;
-    last.querySelector("ul.story").replaceChildren(...view.story.map((sentence) => {
+  if (!last) {
+    last = document.createElement("section");
+    last.className = "last";
+    last.setAttribute("aria-labelledby", "last-heading");
+    const heading = document.createElement("h2");
+    heading.id = "last-heading";
+    const story = document.createElement("ul");
+    story.className = "story";
+    last.append(heading, story);
+    const card = table.querySelector(".rules-card, details.rules");
+    if (card) card.before(last);
+    else table.append(last);
+  }
+  part(last, "h2").textContent = view.story_heading;
+  part(last, "ul.story").replaceChildren(
+    ...view.story.map((sentence) => {
       const item = document.createElement("li");
       item.textContent = sentence;
       return item;
-    }));
-  }
+    })
+  );
+}
 
-  function drawWinner(table, view) {
-    let winner = table.querySelector(".winner.on-phone");
-    if (!view.game_over) {
-      if (winner) winner.remove();
-      return;
+/** @param {HTMLElement} table @param {TableView} view @param {boolean} again */
+function drawWinner(table, view, again) {
+  let winner = table.querySelector(".winner.on-phone");
+  if (!view.game_over) {
+    winner?.remove();
+    return;
+  }
+  if (!winner) {
+    winner = document.createElement("div");
+    winner.className = "winner on-phone";
+    winner.setAttribute("role", "status");
+    table.querySelector(".game-head")?.after(winner);
+  }
+  const line = document.createElement("p");
+  if (view.winner) {
+    const name = document.createElement("strong");
+    name.textContent = view.winner;
+    line.append(view.wins_words[0], name, view.wins_words[1]);
+  } else {
+    line.textContent = `${view.result_words}.`;
+  }
+  winner.replaceChildren(line);
+  if (again) {
+    // Play again, with or without a connection (again.js).
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary play-again-phone";
+    button.textContent = word("play_again", "Play again");
+    winner.append(button);
+  }
+}
+
+/**
+ * The table after a round this phone played: `waiting` when the server has not saved it;
+ * `toast` whether to say what it did; `tapping` while the Record tap is still on its way to
+ * htmx, which disables Record itself while it sends.
+ * @param {TableView} view
+ * @param {{waiting?: boolean, toast?: boolean, tapping?: boolean}} [how]
+ */
+export function draw(view, { waiting = false, toast = true, tapping = false } = {}) {
+  const table = document.getElementById("table");
+  const template = /** @type {HTMLTemplateElement | null} */ (document.getElementById("seat-template"));
+  if (!table || !template) return;
+  table.dataset.drawn = waiting ? "phone" : "";
+  drawHeader(table, view);
+  table.querySelectorAll(".scoreboard > li.seat").forEach((item, i) => {
+    const seat = view.seats[i];
+    if (!seat) return;
+    item.className = `seat ${seat.status}`;
+    const tile = /** @type {HTMLElement} */ (item.querySelector(".tile"));
+    const role = tile.querySelector("[data-role]");
+    const mark = tile.querySelector(".mark"); // the player's colour and initials stay
+    tile.replaceChildren(...(mark ? [mark] : []), ...seatParts(template, seat, view));
+    if (waiting) {
+      const unsaved = document.createElement("span");
+      unsaved.className = "unsaved";
+      unsaved.textContent = word("unsaved", "not saved yet");
+      tile.append(unsaved);
     }
-    if (!winner) {
-      winner = document.createElement("div");
-      winner.className = "winner on-phone";
-      winner.setAttribute("role", "status");
-      table.querySelector(".game-head").after(winner);
+    if (role) tile.append(role);
+    tile.classList.toggle("unsaved", waiting);
+    if (tile instanceof HTMLButtonElement) tile.disabled = seat.out || view.game_over;
+    const has31 = /** @type {HTMLElement | null} */ (item.querySelector(".has31"));
+    if (has31) has31.hidden = seat.out;
+  });
+  drawStory(table, view);
+  drawWinner(table, view, !!document.getElementById("again"));
+  const form = document.getElementById("record");
+  if (form) {
+    // At game over the round's questions and Record go, as on the server's game-over screen;
+    // Undo stays, for the round that ended it.
+    form.classList.toggle("over", view.game_over);
+    const confirm = /** @type {HTMLButtonElement | null} */ (form.querySelector("button[name=confirm]"));
+    if (confirm) {
+      confirm.textContent = form.classList.contains("counting") ? view.save : view.record;
+      if (!tapping) confirm.disabled = view.game_over;
     }
+    const undo = /** @type {HTMLButtonElement | null} */ (form.querySelector("button.undo"));
+    if (undo) undo.hidden = !view.rounds;
+  }
+  const said = document.getElementById("toast");
+  if (toast && said) {
+    // None after the round that ends the game (the view says none): the winner says it.
+    const words = waiting ? view.waiting : view.saved;
     const line = document.createElement("p");
-    if (view.winner) {
-      // "<strong>%(name)s</strong> wins!": the words around the name are the language's.
-      const [before, after] = view.wins_words;
-      const name = document.createElement("strong");
-      name.textContent = view.winner;
-      line.append(before || "", name, after || "");
-    } else {
-      line.textContent = `${view.result_words}.`;
-    }
-    winner.replaceChildren(line);
-    if (document.getElementById("again")) {
-      // Play again, with or without a connection (again.js).
-      const again = document.createElement("button");
-      again.type = "button";
-      again.className = "primary play-again-phone";
-      again.textContent = word("play_again", "Play again");
-      winner.append(again);
-    }
+    const span = document.createElement("span");
+    span.textContent = words;
+    line.append(span);
+    said.replaceChildren(...(words ? [line] : []));
   }
-
-  /* The table after a round this phone played: `waiting` when the server has not saved it;
-     `tapping` while the Record tap is still on its way to htmx, which disables Record itself
-     while it sends. */
-  function draw(view, { waiting = false, toast = true, tapping = false } = {}) {
-    const table = document.getElementById("table");
-    if (!table) return;
-    const form = document.getElementById("record");
-    table.dataset.drawn = waiting ? "phone" : "";
-    drawHeader(table, view);
-    const startLives = Number(table.dataset.startLives || 0);
-    table.querySelectorAll(".scoreboard > li.seat").forEach((item, i) => {
-      const seat = view.seats[i];
-      if (!seat) return;
-      item.className = `seat ${seat.status}`;
-      const tile = item.querySelector(".tile");
-      const role = tile.querySelector("[data-role]");
-      const mark = tile.querySelector(".mark");  // the player's colour and initials stay
-      tile.replaceChildren(...(mark ? [mark] : []), ...seatParts(seat, view, startLives));
-      if (waiting) tile.append(span("unsaved", word("unsaved", "not saved yet")));
-      if (role) tile.append(role);
-      tile.classList.toggle("unsaved", waiting);
-      if (tile.tagName === "BUTTON") tile.disabled = seat.out || view.game_over;
-      const has31 = item.querySelector(".has31");
-      if (has31) has31.hidden = seat.out;
-    });
-    drawStory(table, view);
-    drawWinner(table, view);
-    if (form) {
-      const confirm = form.querySelector("button[name=confirm]");
-      if (confirm) {
-        confirm.textContent = form.classList.contains("counting") ? view.save : view.record;
-        if (!tapping) confirm.disabled = view.game_over;
-      }
-      const undo = form.querySelector("button.undo");
-      if (undo) undo.hidden = !view.rounds;
-    }
-    const said = document.getElementById("toast");
-    if (toast && said) {
-      // None after the round that ends the game (the view says none): the winner says it.
-      const words = waiting ? view.waiting : view.saved;
-      const line = document.createElement("p");
-      line.append(span("", words));
-      said.replaceChildren(...(words ? [line] : []));
-    }
-  }
-
-  window.knockBoard = { draw };
-})();
+}

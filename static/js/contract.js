@@ -49,6 +49,7 @@
   round: number;
   why: string;
   field: string;
+  refused: boolean;
 }} Stopped
  */
 /**

@@ -1,8 +1,6 @@
+// @ts-check
 /* The printed pages' Print button: the browser's own print dialog. */
-(function () {
-  "use strict";
-
-  document.addEventListener("click", (event) => {
-    if (event.target.closest(".print-button")) window.print();
-  });
-})();
+document.addEventListener("click", (event) => {
+  const target = /** @type {HTMLElement} */ (event.target);
+  if (target.closest && target.closest(".print-button")) window.print();
+});

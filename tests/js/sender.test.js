@@ -86,7 +86,7 @@ test("another hand: added after the other phone's", async () => {
 test("a game started on the phone is started before its rounds; refused, its rounds wait", async () => {
   const { outbox } = await freshOutbox();
   const posted = [];
-  const post = async (url, body) => {
+  const post = async (url, _body) => {
     posted.push(url);
     if (url === "/again") return new Response("The club has as many games as it may", { status: 400, headers: { "Content-Type": "text/plain" } });
     return new Response("", { headers: { "Knock-Tap": "saved" } });

@@ -136,7 +136,7 @@ def test_every_page_of_a_game_polls_and_refreshes(client):
     game = make_game()
     for url in (game.get_absolute_url(), reverse("round-log", args=[game.club.key, game.id])):
         page = text(client.get(url))
-        assert 'hx-trigger="every 2s, sse:changed, sse:beat"' in page
+        assert 'hx-trigger="every 2s"' in page and 'data-events="' in page
         assert 'hx-trigger="game-changed from:body"' in page
 
 

@@ -278,8 +278,9 @@ def test_a_server_that_cannot_hold_streams_says_so_and_the_page_polls(client):
     for url in (game.get_absolute_url(), reverse("round-log", args=[game.club.key, game.id])):
         page = client.get(url).content.decode()
         events = reverse("game-events", args=[game.club.key, game.id])
-        assert f'hx-ext="sse" sse-connect="{events}?v=0"' in page
-        assert 'hx-trigger="every 2s, sse:changed, sse:beat"' in page
+        # The page follows the stream (static/js/live.js) and polls while it is not open.
+        assert f'data-events="{events}"' in page
+        assert 'hx-trigger="every 2s"' in page
 
 
 def test_a_stream_of_a_link_that_is_replaced_ends_at_the_next_tick():

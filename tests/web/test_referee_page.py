@@ -198,7 +198,8 @@ def test_the_page_has_no_inline_script_and_a_strict_policy(client):
     # Scripts are files; the one inline element is data (the scripts' words), never run.
     data = page.count('<script id="script-words" type="application/json">')
     assert data == 1
-    assert page.count("<script") == page.count("<script src=") + data
+    modules = page.count('<script type="module" src=')
+    assert page.count("<script") == page.count("<script src=") + modules + data
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

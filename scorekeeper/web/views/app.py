@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
+from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import (
     Http404,
     HttpRequest,
@@ -20,25 +23,21 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
-from .. import engine
+from ...lib.redact import redact
+from ...lib.tracking import report as track
+from .. import contract, engine
+from ..access import client_address
 
-# The files a second visit never fetches again: the stylesheet, the scripts and the icons.
+# The files a second visit never fetches again: the stylesheet, every script of the phone
+# (each module under static/js/, listed from the folder itself, so none can be left out) and
+# the icons.
+SCRIPTS = Path(settings.BASE_DIR) / "static" / "js"
 PRECACHED = [
     "css/knock.css",
-    "js/app.js",
-    "js/table.js",
-    "js/board.js",
-    "js/engine.js",
-    "js/sync.js",
-    "js/engine-worker.js",
-    "js/again.js",
-    "js/share.js",
-    "js/new_game.js",
-    "js/referee.js",
+    *sorted(f"js/{path.name}" for path in SCRIPTS.glob("*.js")),
     "django_htmx/htmx-2.min.js",
-    "django_htmx/ext/hx-sse-2.min.js",
     "django_htmx/django-htmx.js",
     "icons/icon.svg",
     "icons/icon-192.png",
@@ -87,7 +86,18 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     # The engine on the phone is kept as the table first fetches it (it is large, and only the
     # table needs it), under the names of this release's runtime and bundle.
     urls = engine_urls()
-    engine_files = [urls["runtime"], urls["bundle"]] if urls else []
+    engine_files = (
+        [
+            *(
+                static(f"pyodide/{engine.runtime_version()}/{name}")
+                for name in engine.RUNTIME_FILES
+            ),
+            urls["stdlib"],
+            urls["bundle"],
+        ]
+        if urls
+        else []
+    )
     # In production the URLs carry the files' hashes; in development they do not, so a server
     # started again (after an edit) gives the phones a new version too.
     salt = "" if not settings.DEBUG else STARTED
@@ -97,6 +107,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "sw.js",
         {
             "precache": json.dumps(precache),
+            "engine_files": json.dumps(engine_files),
+            "names": json.dumps(contract.NAMES),
             "version": version,
             "offline_url": reverse("offline"),
             "static_url": settings.STATIC_URL,
@@ -138,8 +150,6 @@ def engine_urls() -> dict[str, str] | None:
         "bundle": reverse("engine-bundle", args=[engine.bundle()[0]]),
         "version": engine.bundle()[0],
         "worker": static("js/engine-worker.js"),
-        "board": static("js/board.js"),
-        "client": static("js/engine.js"),
     }
 
 
@@ -161,3 +171,45 @@ def engine_stdlib(request: HttpRequest, version: str) -> HttpResponse:
     if version != engine.runtime_version():
         raise Http404(_("This engine is not the server's: load the table again."))
     return HttpResponse(engine.stdlib(), content_type="application/zip")
+
+
+log = logging.getLogger("scorekeeper.phone")
+FAULT_KINDS = ("error", "rejection", "outbox", "engine", "csp")
+FAULTS_A_MINUTE = 20  # from one address; more are not logged
+LONGEST_FAULT = 2000  # bytes of a report
+
+
+def _fault_refused(field: str, why: str) -> JsonResponse:
+    return JsonResponse({"error": why, "field": field}, status=400)
+
+
+@require_POST
+def phone_fault(request: HttpRequest) -> HttpResponse:
+    """A fault on a phone (static/js/faults.js), written to the server's log with the release
+    (and to the error tracker where one is configured). Bounded: a small body, a few a minute
+    from one address, and any club key taken out of what it says."""
+    if len(request.body) > LONGEST_FAULT:
+        return _fault_refused("body", "a fault report is at most 2000 bytes")
+    try:
+        said = json.loads(request.body)
+    except ValueError:
+        return _fault_refused("body", "a fault report is a JSON object")
+    if not isinstance(said, dict):
+        return _fault_refused("body", "a fault report is a JSON object")
+    for field in ("kind", "message", "where", "release"):
+        if not isinstance(said.get(field), str):
+            return _fault_refused(field, f"{field} is a string")
+    if said["kind"] not in FAULT_KINDS:
+        return _fault_refused("kind", f"kind is one of {', '.join(FAULT_KINDS)}")
+    counted = f"phone-faults:{client_address(request)}"
+    cache.add(counted, 0, timeout=60)
+    try:
+        seen = cache.incr(counted)
+    except ValueError:  # gone between the two calls
+        seen = 1
+    if seen > FAULTS_A_MINUTE:
+        return HttpResponse(status=429)
+    fault = {field: redact(said[field])[:300] for field in ("kind", "message", "where", "release")}
+    log.warning("phone fault: %(kind)s in %(where)s: %(message)s (release %(release)s)", fault)
+    track(f"phone fault: {fault['kind']}: {fault['message']}", fault)
+    return HttpResponse(status=204)

@@ -3,9 +3,11 @@ the request, calls a verb (``scorekeeper.play``) and draws a page."""
 
 from __future__ import annotations
 
+import json
 import uuid
+from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -39,8 +41,8 @@ from ...rules.errors import InputError
 from ...rules.game import GameState, Step, stored_state
 from ...rules.numbers import read_whole
 from ...rules.resolve import SHOWN_BY_ONE
-from ...rules.view import saved_words, seat_views, toast_words
-from .. import engine
+from ...rules.view import SeatView, saved_words, table_view, toast_words
+from .. import contract, engine
 from ..access import Link, client_address, club_link, game_link, url_link
 from ..forms.games import GameNameForm, NewGameForm, PlayAgainForm, RecordForm, VersionForm
 from ..http import HtmxHttpRequest
@@ -76,14 +78,21 @@ def links(game: Game, link: Link) -> dict[str, object]:
 
 
 def table_context(
-    game: Game, link: Link, form: RecordForm | None = None, preview: Step | None = None
+    game: Game,
+    link: Link,
+    form: RecordForm | None = None,
+    preview: Step | None = None,
+    step: Step | None = None,
 ) -> dict[str, object]:
     """The table page from the state stored with the game: no round is read or worked out.
 
-    The record form and the players' rows are made only when the page draws them: the parts
-    that show them are kept per version of the game (``{% cache %}`` in game.html), and a page
-    drawn from those parts needs neither."""
+    Every word of the table is the table view's (``rules/view.py``), the one the phone's engine
+    draws too. The latest round's story is told from the ``step`` that was just recorded, or
+    else only when the page draws it (it is kept per version of the game). The record form and
+    the players' rows are made only when the page draws them, for the same reason."""
     state = game.state
+    story = cast(Sequence[str], SimpleLazyObject(lambda: game.last_story))
+    view = table_view(game.rules, state, step, story=story)
     recording = not (link.read_only or state.game_over or game.abandoned or game.deleted)
     record_form: Any = None
     if recording:
@@ -104,7 +113,10 @@ def table_context(
         }
         if summary
         else None,
-        "rows": cache(lambda: _rows(game, record_form)),
+        "view": view,
+        "rows": cache(lambda: _rows(game, record_form, view["seats"])),
+        # A tile as the phone fills it (board.js): every part, none shown.
+        "blank_seat": BLANK_SEAT,
         # Each player's colour and initials (lib.marks), in seat order: part of what keeps a
         # drawn board, as the names are.
         "marks": list(game.marks),
@@ -137,17 +149,29 @@ def table_context(
     }
 
 
-def _rows(
-    game: Game, form: RecordForm | None, state: GameState | None = None
-) -> list[dict[str, Any]]:
-    """Each player as the scoreboard shows them (now, or as ``state`` was: the table view the
-    phone's engine draws too), with the record form's tile when recording."""
-    state = state or game.state
-    tiles = form.tiles() if form else [None] * len(state.names)
+BLANK_SEAT: SeatView = {
+    "name": "",
+    "name_fit": "",
+    "lives": 0,
+    "status": "in",
+    "out": False,
+    "label": "",
+    "label_fit": "",
+    "deals": False,
+    "tokens": [],
+    "coins": None,
+    "said": "",
+}
+
+
+def _rows(game: Game, form: RecordForm | None, seats: list[SeatView]) -> list[dict[str, Any]]:
+    """Each player as the scoreboard shows them (the table view's seats, which the phone's
+    engine draws too), with the record form's tile when recording."""
+    tiles = form.tiles() if form else [None] * len(seats)
     marks = list(game.marks)
     return [
         {**seat, "tile": tile, "mark": mark}
-        for seat, tile, mark in zip(seat_views(game.rules, state), tiles, marks, strict=True)
+        for seat, tile, mark in zip(seats, tiles, marks, strict=True)
     ]
 
 
@@ -237,10 +261,8 @@ def _heard(request: HtmxHttpRequest) -> int | None:
         return None
 
 
-# What a Record tap did, for a phone sending the rounds that waited on it (static/js/table.js):
-# saved; already (that very tap was stored before); stale (the table changed first: nothing
-# saved); refused (the form says why).
-TAP_OUTCOME = "Knock-Tap"
+# What a Record tap did, for a phone sending the rounds that waited on it (static/js/sender.js).
+TAP_OUTCOME = contract.TAP_OUTCOME
 
 
 @require_POST
@@ -252,6 +274,7 @@ def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         return _preview(request, game, form)
     response, outcome = _record(request, game, form)
     response[TAP_OUTCOME] = outcome
+    response[contract.TABLE_VERSION] = str(game.version)
     return response
 
 
@@ -267,7 +290,7 @@ def _preview(request: HtmxHttpRequest, game: Game, form: RecordForm) -> HttpResp
 
 def _record(request: HtmxHttpRequest, game: Game, form: RecordForm) -> tuple[HttpResponse, str]:
     if not form.is_valid():
-        return _render_table(request, game, form=form), "refused"
+        return _refused(_render_table(request, game, form=form), form.error_sentences()), "refused"
     inputs: RoundInputs | None = None
     try:
         inputs = form.inputs()
@@ -278,16 +301,18 @@ def _record(request: HtmxHttpRequest, game: Game, form: RecordForm) -> tuple[Htt
         return _render_table(request, game, form=form, preview=unsaved.step), "refused"
     except InputError as refusal:
         form.place_error(refusal)
-        return _render_table(request, game, form=form), "refused"
+        return _refused(_render_table(request, game, form=form), form.error_sentences()), "refused"
     except (StaleGame, AlreadyRecorded):
         # Another phone changed the game first; or the same tap arrived twice (a double tap,
         # or a retry after a lost answer).
-        return _stale(request, game, inputs.client_id if inputs else "")
+        seen = form.cleaned_data.get("version")
+        return _stale(request, game, inputs.client_id if inputs else "", seen)
     if request.htmx:
         # At its new version (record moved it there), with the toast that says what was saved
         # (none at game over: the game-over screen says it, with its one Undo).
         said = toast_words(game.state, step)
-        return _with_toast(request, _render_table(request, game), game, said, undo=True), "saved"
+        drawn = _render_table(request, game, step=step)
+        return _with_toast(request, drawn, game, said, undo=True), "saved"
     messages.success(request, saved_words(step))
     return redirect(game), "saved"
 
@@ -326,9 +351,18 @@ def _render_preview(
     return _render_table(request, game, form=form, preview=preview)
 
 
-def _stale(request: HtmxHttpRequest, game: Game, client_id: str = "") -> tuple[HttpResponse, str]:
+def _refused(response: HttpResponse, why: list[str]) -> HttpResponse:
+    """A tap the form refused, saying why for a phone that sent it from its outbox."""
+    response[contract.TAP_WHY] = json.dumps(" ".join(why))
+    return response
+
+
+def _stale(
+    request: HtmxHttpRequest, game: Game, client_id: str = "", seen: int | None = None
+) -> tuple[HttpResponse, str]:
     """The tap met a game that had changed (or was recorded before): the table as it is now,
-    saying which."""
+    saying which; and, for a phone sending a round it kept, the rounds another phone recorded
+    since the table it was made on, so the table can tell whether they are the same hand."""
     answer = play.stale_answer(game, client_id)
     if answer.recorded:
         messages.info(request, answer.said)
@@ -338,9 +372,12 @@ def _stale(request: HtmxHttpRequest, game: Game, client_id: str = "") -> tuple[H
             _("%(change)s. Nothing was saved from this tap.") % {"change": answer.said},
         )
     outcome = "already" if answer.recorded else "stale"
-    if request.htmx:
-        return _render_table(request, game), outcome
-    return redirect(game), outcome
+    response = _render_table(request, game) if request.htmx else redirect(game)
+    if not answer.recorded:
+        response[contract.TAP_WHY] = json.dumps(answer.said)
+        if seen is not None:
+            response[contract.THEIR_ROUNDS] = json.dumps(play.rounds_since(game, seen))
+    return response, outcome
 
 
 @require_POST
@@ -498,8 +535,10 @@ def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpRespons
 def _edit_board(game: Game, form: RecordForm, before: GameState, number: int) -> dict[str, Any]:
     """The tiles of the table page, as the table was when the round was played: an edit is
     tapped as the round was (static/js/table.js)."""
+    view = table_view(game.rules, before)
     return {
-        "rows": _rows(game, form, before),
+        "rows": _rows(game, form, view["seats"]),
+        "view": view,
         "state": before,
         "counting": False,
         "one_each": " ".join(SHOWN_BY_ONE),
