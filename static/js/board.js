@@ -2,8 +2,8 @@
 /* Draws a table view (scorekeeper/rules/view.py's TableView) into the table page, as the
  * server's templates draw the same view: used when the phone's engine played a round the server
  * has not answered yet. Nothing here is worked out: every word is the view's, and every tile's
- * markup is the page's own <template id="seat-template"> (rendered from _seat.html), cloned
- * and filled as the server fills it. */
+ * markup is the page's own <template id="seat-template"> (_seat.html with every part a tile may
+ * show), cloned, kept to the parts the seat shows and filled, as the server draws it. */
 import { word } from "./words.js";
 
 /** @typedef {import("./contract.js").TableView} TableView */
@@ -31,32 +31,40 @@ export function seatParts(template, seat, view) {
   const name = part(tile, ".name");
   name.className = fitted("name", seat.name_fit);
   name.textContent = seat.name;
+  // Only the parts this seat shows stay, as _seat.html draws them for it.
   const coins = part(tile, ".coins");
   const lives = part(tile, ".lives");
-  coins.hidden = seat.coins === null;
-  lives.hidden = seat.coins !== null;
-  coins.textContent = seat.coins ?? "";
-  const token = part(tile, ".token");
-  const count = part(tile, ".count");
-  if (seat.tokens.length) {
-    lives.replaceChildren(
-      ...seat.tokens.map((kept) => {
-        const made = /** @type {HTMLElement} */ (token.cloneNode());
-        made.className = kept ? "token" : "token lost";
-        return made;
-      })
-    );
+  if (seat.coins !== null) {
+    coins.textContent = seat.coins;
+    lives.remove();
   } else {
-    count.textContent = `${seat.lives}/${view.start_lives}`;
+    coins.remove();
+    const token = part(lives, ".token");
+    if (seat.tokens.length) {
+      lives.replaceChildren(
+        ...seat.tokens.map((kept) => {
+          const made = /** @type {HTMLElement} */ (token.cloneNode());
+          made.className = kept ? "token" : "token lost";
+          return made;
+        })
+      );
+    } else {
+      part(lives, ".count").textContent = `${seat.lives}/${view.start_lives}`;
+    }
   }
   part(tile, ".said").textContent = seat.said + (seat.status !== "in" || seat.deals ? "," : "");
   const status = part(tile, ".status");
-  status.className = fitted("status", seat.label_fit);
-  status.textContent = seat.label;
-  status.hidden = seat.status === "in";
+  if (seat.status === "in") status.remove();
+  else {
+    status.className = fitted("status", seat.label_fit);
+    status.textContent = seat.label;
+  }
   const dealer = part(tile, ".dealer");
-  dealer.textContent = view.deals_word;
-  dealer.hidden = !seat.deals;
+  if (seat.deals) dealer.textContent = view.deals_word;
+  else {
+    dealer.previousSibling?.remove(); // the space before it
+    dealer.remove();
+  }
   return [...tile.childNodes];
 }
 

@@ -8,7 +8,10 @@
 import { NAMES } from "./contract.js";
 import * as engine from "./engine-client.js";
 import { report } from "./faults.js";
-import { clearTaps, recordForm, tappedWords } from "./taps.js";
+import { openOutbox } from "./outbox.js";
+import { createSender } from "./sender.js";
+import { buzzIfSaved } from "./settings.js";
+import { clearTaps, hasTaps, putTaps, recordForm, tappedWords } from "./taps.js";
 import { fill, word } from "./words.js";
 
 /** @typedef {import("./outbox.js").Outbox} Outbox */
@@ -18,9 +21,10 @@ import { fill, word } from "./words.js";
 /** @typedef {import("./contract.js").TableView} TableView */
 /** @typedef {import("./engine-client.js").EngineTable} EngineTable */
 /** @typedef {Record<string, string[]>} Fields */
+/** @typedef {{answer: PhoneAnswer, version: number, count: number}} Asked the engine's answer to `count` rounds played on the table at `version` */
 
 const here = location.pathname;
-/** @type {Outbox} */
+/** @type {Outbox | undefined} */
 let outbox;
 /** @type {Sender} */
 let sender;
@@ -44,12 +48,20 @@ function shownVersion() {
 
 /** The rounds of this game waiting on the phone. */
 function waiting() {
-  return outbox.seen(here).rounds;
+  return outbox ? outbox.seen(here).rounds : [];
 }
+
+/** @type {Map<string, string>} what was tapped for each round htmx sent, by its tap id */
+const tappedOf = new Map();
+
+// Rounds being put in the outbox (played on the phone first): one at a time, in the order
+// tapped, each made on the table the ones before it lead to.
+let keeping = Promise.resolve();
+let toKeep = 0;
 
 /** Whether a Record tap waits on the phone rather than go to Knock now. */
 function mustWait() {
-  return !navigator.onLine || waiting().length > 0 || outbox.seen(here).start !== null;
+  return !navigator.onLine || toKeep > 0 || waiting().length > 0 || (!!outbox && outbox.seen(here).start !== null);
 }
 
 /** A form's body as it is sent. @param {HTMLFormElement} form */
@@ -76,7 +88,7 @@ function tapId() {
 /**
  * The waiting rounds (none while one is refused: the table settles it first) and `more`,
  * played on the phone from the table the page shows; null where the engine cannot say.
- * @param {Fields[]} more @returns {Promise<{answer: PhoneAnswer, version: number} | null>}
+ * @param {Fields[]} more @returns {Promise<Asked | null>}
  */
 async function ask(more) {
   const shown = engineTable();
@@ -86,29 +98,34 @@ async function ask(more) {
   const rounds = kept.some((entry) => entry.refused) ? [] : kept.map((entry) => fieldsOf(entry.body));
   const version = shownVersion();
   try {
-    return { answer: await engine.play(shown, [...rounds, ...more]), version };
+    return { answer: await engine.play(shown, [...rounds, ...more]), version, count: rounds.length + more.length };
   } catch (error) {
     report("engine", error);
     return null;
   }
 }
 
-/** The engine's refusal of the last of `asked` rounds, in the server's words, or "". @param {PhoneAnswer} answer @param {number} asked */
-function refusalOf(answer, asked) {
-  const stopped = answer.stopped;
-  return stopped && stopped.refused && stopped.round === asked - 1 ? stopped.why : "";
+/** The engine's refusal of the last round it was asked, in the server's words, or "". @param {Asked} asked */
+function refusalOf(asked) {
+  const stopped = asked.answer.stopped;
+  return stopped && stopped.refused && stopped.round === asked.count - 1 ? stopped.why : "";
 }
 
-/** Draw the table after the engine's answer, unless the server drew the table meanwhile.
- * @param {{answer: PhoneAnswer, version: number} | null} asked
- * @param {{toast?: boolean, tapping?: boolean}} [how] @returns {Promise<TableView | null>} */
-async function drawAnswer(asked, how = {}) {
-  if (!asked || shownVersion() !== asked.version || asked.answer.stopped) return null;
+/** What draws the engine's answers, loaded with the engine (the first load carries none of it). */
+export async function loadBoard() {
+  board ||= await import("./board.js");
+}
+
+/** Draw the table after the engine's answer, in the caller's own task, unless the server drew
+ * the table meanwhile; every round the phone drew is marked as not saved yet.
+ * @param {Asked | null} asked
+ * @param {{toast?: boolean, tapping?: boolean}} [how] @returns {TableView | null} */
+function drawAnswer(asked, how = {}) {
+  if (!asked || !board || shownVersion() !== asked.version || asked.answer.stopped) return null;
   const { played, before } = asked.answer;
   const last = played.length ? played[played.length - 1].view : before;
   if (!last) return null;
-  board ||= await import("./board.js");
-  board.draw(last, { waiting: waiting().length > 0, toast: how.toast !== false && played.length > 0, tapping: how.tapping });
+  board.draw(last, { waiting: played.length > 0, toast: how.toast !== false && played.length > 0, tapping: how.tapping });
   return last;
 }
 
@@ -116,13 +133,13 @@ async function drawAnswer(asked, how = {}) {
  * a server's redraw, or another page's change). @param {{toast?: boolean}} [how] */
 export async function drawWaiting(how = { toast: false }) {
   if (!waiting().length) return;
-  await drawAnswer(await ask([]), how);
+  drawAnswer(await ask([]), how);
 }
 
 /* The round being tapped is played on the phone as it is tapped, so that Record has only to
    draw it: the tiles change in the frame of the tap. Only online with nothing waiting; the
    answer is kept for the table's version and the form as it was. */
-/** @type {{key: string, asked: {answer: PhoneAnswer, version: number} | null | undefined}} */
+/** @type {{key: string, asked: Asked | null | undefined}} */
 let ahead = { key: "", asked: undefined };
 
 /** @param {string} body */
@@ -130,22 +147,22 @@ function aheadKey(body) {
   return `${shownVersion()} ${body}`;
 }
 
-/** Play the form's round ahead. @param {HTMLFormElement} form */
-export function playAhead(form) {
-  if (mustWait() || !engine.ready()) return;
+/** Play the form's round ahead (after the rounds waiting on the phone, if any): its preview is
+ * the engine's, and online Record draws it at once. @param {HTMLFormElement} form @returns {Promise<void>} */
+export async function playAhead(form) {
+  if (!engine.ready()) return;
   const body = bodyOf(form).toString();
-  const key = aheadKey(body);
+  const key = aheadKey(`${waiting().length} ${body}`);
   if (ahead.key === key) return;
   delete form.dataset.ahead;
-  const mine = { key, asked: /** @type {{answer: PhoneAnswer, version: number} | null | undefined} */ (undefined) };
+  const mine = { key, asked: /** @type {Asked | null | undefined} */ (undefined) };
   ahead = mine;
-  ask([fieldsOf(body)]).then((asked) => {
-    mine.asked = asked;
-    if (ahead !== mine || !asked) return;
-    showPreview(asked.answer);
-    // Said on the form for whoever looks (the tests): Record will draw at once.
-    if (!asked.answer.stopped) form.dataset.ahead = "played";
-  });
+  const asked = await ask([fieldsOf(body)]);
+  mine.asked = asked;
+  if (ahead !== mine || !asked) return;
+  showPreview(asked.answer);
+  // Said on the form for whoever looks (the tests): Record will draw at once.
+  if (!asked.answer.stopped) form.dataset.ahead = "played";
 }
 
 /** The engine's word on the round being tapped, where the server's preview would say it. @param {PhoneAnswer} answer */
@@ -177,10 +194,15 @@ function showPreview(answer) {
  * but not what a typed hand is worth (said under each hand) nor what the table may choose. */
 export function serverPreviewNeeded() {
   const form = recordForm();
-  if (!form || !engine.ready() || mustWait()) return true;
+  if (!form || !engine.ready()) return true;
   const typed = [...form.querySelectorAll(".part-cards input[type=text]")].some((input) => /** @type {HTMLInputElement} */ (input).value.trim());
   const answer = ahead.asked?.answer;
   return typed || !answer || (!!answer.stopped && !answer.stopped.refused);
+}
+
+/** The engine's answer for the form's round as it now is (played ahead), if it has come. @param {HTMLFormElement} form */
+function aheadFor(form) {
+  return ahead.key === aheadKey(`${waiting().length} ${bodyOf(form).toString()}`) ? ahead.asked : undefined;
 }
 
 /* ---- what the page says ---------------------------------------------------------------- */
@@ -194,6 +216,12 @@ function sayInPreview(text, className = "error") {
   said.setAttribute("role", "alert");
   said.textContent = text;
   preview.replaceChildren(said);
+}
+
+/** Not saved for want of a connection: said where the thumb is, with Retry beside it. */
+function sayNotSent() {
+  sayInPreview(word("not_sent", "Not saved: no connection. Knock will send it when the connection is back."));
+  document.getElementById("preview")?.append(button(word("retry", "Retry"), "retry"));
 }
 
 /** @param {string} text @param {string} className */
@@ -224,7 +252,7 @@ let everSent = false;
 /** The waiting box: the rounds on the phone, what was refused and the choice it asks for. */
 export function showWaiting() {
   const box = document.getElementById("waiting");
-  if (!box) return;
+  if (!box || !outbox) return;
   const { rounds, start } = outbox.seen(here);
   document.documentElement.toggleAttribute("data-unsent", rounds.length > 0);
   /** @type {Node[]} */
@@ -290,18 +318,39 @@ function refusedParts(entry) {
 
 /**
  * The round of `form` kept to be sent later, made on the table the waiting rounds lead to;
- * refused at once where the engine refuses it, as the server would.
- * @param {HTMLFormElement} form @param {URLSearchParams} body
+ * refused where the engine refuses it, as the server would. The form starts the next round at
+ * once (`clear`, at a Record tap; a round htmx could not send was cleared when it was sent), so
+ * a quick tap on the next round is never wiped; a refused round comes back to the form if
+ * nothing was tapped since.
+ * A round htmx could not send (`clear` false) is not sent again at once: Knock could not be
+ * reached a moment ago; it goes when the connection is back, or with Retry.
+ * @param {HTMLFormElement} form @param {URLSearchParams} body @param {boolean} clear
  */
-async function keep(form, body) {
+function keep(form, body, clear) {
+  const tapped = tappedOf.get(body.get(NAMES.fields.tapId) || "") ?? tappedWords(form);
+  if (clear) clearTaps(form);
+  toKeep += 1;
+  keeping = keeping
+    .then(() => keepNow(form, body, tapped, clear && navigator.onLine))
+    .catch((error) => report("outbox", error))
+    .finally(() => {
+      toKeep -= 1;
+    });
+  return keeping;
+}
+
+/** @param {HTMLFormElement} form @param {URLSearchParams} body @param {string} tapped @param {boolean} send */
+async function keepNow(form, body, tapped, send) {
   const before = waiting();
   const id = body.get(NAMES.fields.tapId) || tapId();
-  body.set(NAMES.fields.tapId, id);
   body.set(NAMES.fields.version, String(shownVersion() + before.length));
   body.set(NAMES.fields.confirm, "1");
   const asked = await ask([fieldsOf(body)]);
-  const why = asked ? refusalOf(asked.answer, before.length + 1) : "";
-  if (why) return sayInPreview(why);
+  const why = asked ? refusalOf(asked) : "";
+  if (why) {
+    if (!hasTaps(form)) putTaps(form, fieldsOf(body));
+    return sayInPreview(why);
+  }
   const played = asked && !asked.answer.stopped ? asked.answer.played : [];
   /** @type {Entry} */
   const entry = {
@@ -309,10 +358,11 @@ async function keep(form, body) {
     url: form.getAttribute("hx-post") || form.action,
     body: body.toString(),
     number: Number(table()?.dataset.nextRound || 0) + before.length,
-    tapped: tappedWords(form),
+    tapped,
     headline: played.length ? played[played.length - 1].view.headline : "",
   };
   try {
+    if (!outbox) throw new Error("no outbox");
     if ((await outbox.add(here, entry)) === "full") {
       return sayInPreview(fill(word("too_many_waiting", "At most {n} rounds can wait on a phone: connect to send them first."), { n: NAMES.mostWaiting }));
     }
@@ -320,11 +370,9 @@ async function keep(form, body) {
     report("outbox", error);
     return sayInPreview(word("not_kept", "This phone could not keep the round: record it again."));
   }
-  // The next round starts from nothing, as after a saved one.
-  clearTaps(form);
   document.getElementById("preview")?.replaceChildren();
-  if (!(await drawAnswer(asked))) sayInPreview(word("not_sent", "Not saved: no connection. Knock will send it when the connection is back."));
-  sender.send(here);
+  if (!drawAnswer(asked)) sayNotSent();
+  if (send) sender.send(here);
 }
 
 /* ---- the taps ------------------------------------------------------------------------- */
@@ -336,14 +384,17 @@ function onRecordTap(event) {
   if (!confirm || confirm.disabled || !confirm.form) return;
   const form = confirm.form;
   const body = bodyOf(form).toString();
-  const known = ahead.key === aheadKey(body) ? ahead.asked : undefined;
-  const why = known ? refusalOf(known.answer, 1) : "";
+  const known = aheadFor(form);
+  const why = known ? refusalOf(known) : "";
   if (why || mustWait()) {
     // Refused as the server would refuse it, or kept on the phone: htmx sends nothing.
     event.preventDefault();
     event.stopImmediatePropagation();
-    if (why) sayInPreview(why);
-    else keep(form, bodyOf(form));
+    if (why) return sayInPreview(why);
+    // A tap id of its own: the one the page came with may have gone with an earlier round.
+    const kept = bodyOf(form);
+    kept.set(NAMES.fields.tapId, tapId());
+    keep(form, kept, true);
     return;
   }
   if (known) drawAnswer(known, { tapping: true });
@@ -359,10 +410,10 @@ function notSent(detail) {
     // The tap id htmx sent goes with it: if Knock saved it after all, sent again it is "already".
     const body = new URLSearchParams(/** @type {any} */ (detail.requestConfig?.formData || new FormData(elt.form)));
     body.set(NAMES.fields.confirm, "1");
-    keep(elt.form, body);
+    keep(elt.form, body, false);
   } else if (elt.classList.contains("undo")) {
     unsentUndo = elt;
-    sayInPreview(word("not_sent", "Not saved: no connection. Knock will send it when the connection is back."));
+    sayNotSent();
   }
 }
 /** @type {HTMLButtonElement | null} */
@@ -370,12 +421,12 @@ let unsentUndo = null;
 
 /** Undo of a round that has not been sent: it comes off the phone. */
 async function undoWaiting() {
-  const taken = await outbox.removeNewest(here);
+  const taken = await outbox?.removeNewest(here);
   if (!taken) return;
   if (waiting().length) await drawWaiting();
   else {
     const shown = engineTable();
-    if (shown && engine.ready()) await drawAnswer(await ask([]), { toast: false });
+    if (shown && engine.ready()) drawAnswer(await ask([]), { toast: false });
   }
   const toast = document.getElementById("toast");
   if (toast) toast.textContent = fill(word("undone_waiting", "Round {n} taken back: it had not been sent."), { n: taken.number });
@@ -392,18 +443,74 @@ export function resend() {
   }
 }
 
+/** A POST as htmx makes it for the table; null where Knock cannot be reached. @param {string} url @param {string} body */
+async function post(url, body) {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      body,
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "HX-Request": "true",
+        "HX-Target": "table",
+        "HX-Current-URL": location.href,
+      },
+    });
+    return NAMES.proxyDown.includes(response.status) ? null : response;
+  } catch {
+    return null; // no connection
+  }
+}
+
+/** Runs `task` alone among this phone's pages, or not at all while another page runs it. */
+const alone = navigator.locks
+  ? (/** @type {string} */ name, /** @type {() => Promise<void>} */ task) =>
+      navigator.locks.request(name, { ifAvailable: true }, (lock) => (lock ? task() : undefined))
+  : undefined;
+
 /**
- * Wire the Record tap, the outbox and the sender into the page.
- * @param {{outbox: Outbox, sender: Sender}} parts
+ * Open the outbox, make the sender, and wire the Record tap into the page; `onAnswer` is told
+ * after the sender drew the table from Knock's answer to a round that waited.
+ * @param {{onAnswer: (outcome: string) => void}} page
  */
-export function install(parts) {
-  ({ outbox, sender } = parts);
+export async function start({ onAnswer }) {
+  try {
+    outbox = await openOutbox({
+      indexedDB,
+      channel: "BroadcastChannel" in window ? new BroadcastChannel(NAMES.storage.outbox) : null,
+      legacy: localStorage,
+    });
+  } catch (error) {
+    // No IndexedDB (a private window of some browsers): the table plays over the server.
+    report("outbox", error);
+    return;
+  }
+  sender = createSender({
+    outbox,
+    post,
+    lock: alone,
+    onAnswer({ game, outcome, html }) {
+      buzzIfSaved(outcome);
+      if (game !== here || !document.getElementById("table")) return;
+      /** @type {any} */ (window).htmx.swap("#table", html, { swapStyle: "outerHTML" }, { select: "#table" });
+      onAnswer(outcome);
+    },
+    onFault: (message) => report("outbox", message),
+  });
+  engine.listen((state) => {
+    if (state === "ready") drawWaiting();
+    showWaiting();
+  });
   document.addEventListener("click", onRecordTap, true);
   document.addEventListener("htmx:configRequest", (event) => {
     const detail = /** @type {CustomEvent} */ (event).detail;
     const elt = detail.elt;
-    if (elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm) {
-      detail.parameters[NAMES.fields.tapId] = tapId();
+    if (elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm && elt.form) {
+      const id = tapId();
+      detail.parameters[NAMES.fields.tapId] = id;
+      // What was tapped, said now: the form starts the next round before the answer comes.
+      tappedOf.set(id, tappedWords(elt.form));
     } else if (elt instanceof HTMLButtonElement && elt.classList.contains("undo") && waiting().length) {
       event.preventDefault();
       undoWaiting();
@@ -418,13 +525,13 @@ export function install(parts) {
     const target = /** @type {HTMLElement} */ (event.target);
     if (!target.closest) return;
     const settle = /** @type {HTMLElement | null} */ (target.closest(".settle"));
-    if (target.closest("#waiting .retry")) resend();
+    if (target.closest(".retry")) resend();
     else if (settle && target.closest(".drop-mine, .add-after")) {
       const id = settle.dataset.id || "";
       const entry = waiting().find((kept) => kept.id === id);
       if (!entry || !entry.refused) return;
       const choice = target.closest(".drop-mine") ? "drop" : "after";
-      outbox.settle(here, id, choice, entry.refused.version).then(() => sender.send(here));
+      outbox?.settle(here, id, choice, entry.refused.version).then(() => sender.send(here));
     }
   });
   window.addEventListener("online", resend);
@@ -432,5 +539,10 @@ export function install(parts) {
     if (game !== here) return;
     showWaiting();
   });
+  await outbox.read(here);
   showWaiting();
+  if (navigator.onLine) sender.send(here);
+  // What draws the engine's answers comes first: it is small, the engine takes seconds.
+  if (document.getElementById("engine")) await loadBoard();
+  engine.start();
 }

@@ -1,14 +1,10 @@
 // @ts-check
-/* The table page's start: it opens the outbox, makes the sender, starts the engine once the
- * table has painted, and ties the taps, the Record tap and the board to htmx's swaps, so that a
- * tap made while an answer arrives survives it. It asks the service worker to keep what the
- * table needs offline, and says when the phone is ready for an evening without a connection. */
+/* The table page's start: the taps at once; once the table has painted, the Record tap's part
+ * (record.js: the outbox, the sender, the engine); and htmx's swaps tied to them, so that a tap
+ * made while an answer arrives survives it. It asks the service worker to keep what the table
+ * needs offline, and says when the phone is ready for an evening without a connection. */
 import { NAMES } from "./contract.js";
-import * as engine from "./engine-client.js";
 import { report } from "./faults.js";
-import { openOutbox } from "./outbox.js";
-import * as record from "./record.js";
-import { createSender } from "./sender.js";
 import { buzzIfSaved, keepCardsOpen, listen as listenSettings } from "./settings.js";
 import { chosenEnding, clearTaps, listen as listenTaps, putTaps, recordForm, roundFields, sync } from "./taps.js";
 import { word } from "./words.js";
@@ -16,67 +12,29 @@ import { word } from "./words.js";
 /** @typedef {Record<string, string[]>} Fields */
 
 const TOAST_SECONDS = 4;
-const here = location.pathname;
 const htmx = /** @type {any} */ (window).htmx;
 
-/** A POST as htmx makes it for the table; null where Knock cannot be reached. @param {string} url @param {string} body */
-async function post(url, body) {
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      body,
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "HX-Request": "true",
-        "HX-Target": "table",
-        "HX-Current-URL": location.href,
-      },
-    });
-    return NAMES.proxyDown.includes(response.status) ? null : response;
-  } catch {
-    return null; // no connection
-  }
-}
-
-/** Runs `task` alone among this phone's pages, or not at all while another page runs it. */
-const alone = navigator.locks
-  ? (/** @type {string} */ name, /** @type {() => Promise<void>} */ task) =>
-      navigator.locks.request(name, { ifAvailable: true }, (lock) => (lock ? task() : undefined))
-  : undefined;
-
-let outbox;
-try {
-  outbox = await openOutbox({
-    indexedDB,
-    channel: "BroadcastChannel" in window ? new BroadcastChannel(NAMES.storage.outbox) : null,
-    legacy: localStorage,
-  });
-} catch (error) {
-  // No IndexedDB (a private window of some browsers): the table plays over the server.
-  report("outbox", error);
-}
-
+/** @type {typeof import("./record.js") | null} the Record tap's part, loaded after the first paint */
+let record = null;
+/** @type {(loaded: typeof import("./record.js")) => void} */
+let recordLoaded = () => {};
+const recordReady = new Promise((resolve) => (recordLoaded = resolve));
 let lastOutcome = "";
-if (outbox) {
-  const sender = createSender({
-    outbox,
-    post,
-    lock: alone,
-    onAnswer({ game, outcome, html }) {
-      buzzIfSaved(outcome);
-      if (game !== here || !document.getElementById("table")) return;
-      lastOutcome = outcome;
-      htmx.swap("#table", html, { swapStyle: "outerHTML" }, { select: "#table" });
-      settled();
-    },
-    onFault: (message) => report("outbox", message),
-  });
-  record.install({ outbox, sender });
-  await outbox.read(here);
-  record.showWaiting();
-  if (navigator.onLine) sender.send(here);
-}
+
+/* A Record tap in the moment before its part has come waits for it (a document's capture
+   listener runs before htmx's own on the button). */
+document.addEventListener(
+  "click",
+  (event) => {
+    const target = /** @type {HTMLElement} */ (event.target);
+    const confirm = target.closest && /** @type {HTMLButtonElement | null} */ (target.closest("#record button[name=confirm]"));
+    if (!confirm || record) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    recordReady.then(() => confirm.click());
+  },
+  true
+);
 
 /* ---- taps kept across a swap ----------------------------------------------------------- */
 
@@ -90,19 +48,14 @@ listenTaps((form) => {
   const toast = document.getElementById("toast");
   if (toast) toast.textContent = ""; // the next round has begun: the last one's toast goes
   document.querySelector("#table .game-head > .messages")?.replaceChildren();
-  window.setTimeout(() => {
-    record.playAhead(form);
-    preview(form);
-  }, 0);
+  window.setTimeout(() => preview(form), 0);
 });
 
-/** Ask the server's preview where the engine cannot give it (htmx sends it: knock:preview). @param {HTMLFormElement} form */
-function preview(form) {
-  if (record.serverPreviewNeeded()) htmx.trigger(form, "knock:preview");
-  else if (engine.ready()) {
-    // The engine's answer comes a moment later: the server is asked only if it cannot say.
-    window.setTimeout(() => record.serverPreviewNeeded() && htmx.trigger(form, "knock:preview"), 50);
-  }
+/** The round being tapped, played ahead by the engine; the server's preview asked only where
+ * the engine cannot say (htmx sends it on knock:preview). @param {HTMLFormElement} form */
+async function preview(form) {
+  if (record) await record.playAhead(form);
+  if (!record || record.serverPreviewNeeded()) htmx.trigger(form, "knock:preview");
 }
 
 document.addEventListener("input", (event) => {
@@ -138,14 +91,14 @@ function settled() {
   const form = recordForm();
   if (form && kept && lastOutcome !== "refused") {
     putTaps(form, kept);
-    record.playAhead(form);
+    record?.playAhead(form);
   } else if (form) {
     sync(form);
   }
   kept = null;
   tapped = false;
-  record.drawWaiting();
-  record.showWaiting();
+  record?.drawWaiting();
+  record?.showWaiting();
   keepCardsOpen();
   const toast = document.getElementById("toast");
   if (toast && toast.textContent?.trim()) {
@@ -172,11 +125,6 @@ document.addEventListener("htmx:afterSettle", (event) => {
 
 /* ---- the engine, Play again, and the phone ready for offline --------------------------- */
 
-engine.listen((state) => {
-  if (state === "ready") record.drawWaiting();
-  record.showWaiting();
-});
-
 /** Ask the service worker to keep this table and every file it needs offline; say when it has. */
 async function readyForOffline() {
   if (!("serviceWorker" in navigator)) return;
@@ -202,8 +150,14 @@ async function readyForOffline() {
 requestAnimationFrame(() => {
   const later = window.requestIdleCallback || ((/** @type {() => void} */ run) => window.setTimeout(run, 200));
   later(
-    () => {
-      engine.start();
+    async () => {
+      try {
+        record = await import("./record.js");
+        await record.start({ onAnswer: (outcome) => ((lastOutcome = outcome), settled()) });
+      } catch (error) {
+        report("error", `the table's Record part: ${error}`);
+      }
+      if (record) recordLoaded(record);
       if (document.getElementById("again")) import("./again.js");
       readyForOffline().catch((error) => report("error", `ready for offline: ${error}`));
     },

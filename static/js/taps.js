@@ -193,6 +193,14 @@ export function clearTaps(form) {
   sync(form);
 }
 
+/** Whether anything of a round is tapped on the form (a player marked, a life taken, a card typed). @param {HTMLFormElement} form */
+export function hasTaps(form) {
+  const marked = form.querySelector("input[name=shown]:checked, input[name=lowest]:checked, input[name=winners]:checked, input[name=knocker]:checked:not([value=''])");
+  const lost = [...form.querySelectorAll("select[name^=lost_]")].some((select) => /** @type {HTMLSelectElement} */ (select).value !== "0");
+  const typed = [...form.querySelectorAll(".part-cards input[type=text]")].some((input) => /** @type {HTMLInputElement} */ (input).value.trim());
+  return !!marked || lost || typed;
+}
+
 /** The taps `fields` put on `form` (a form drawn afresh by the server's answer). @param {HTMLFormElement} form @param {Record<string, string[]>} fields */
 export function putTaps(form, fields) {
   for (const element of /** @type {HTMLCollectionOf<HTMLInputElement | HTMLSelectElement>} */ (form.elements)) {

@@ -26,3 +26,27 @@ def tap_knock(page, knocker: str, lowest: list[str]):
     player_tile(page, knocker).click()
     for name in lowest:
         player_tile(page, name).click()
+
+
+def all_saved(page, timeout: int = 10_000):
+    """Every round the phone recorded has reached Knock: the waiting box says so, and lists no
+    round still waiting."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#waiting .count")).to_have_count(0, timeout=timeout)
+    expect(page.locator("#waiting .all-saved")).to_be_visible(timeout=timeout)
+
+
+OUTBOX_EMPTY = """async (url) => {
+    const { openOutbox } = await import(url);
+    const outbox = await openOutbox({ indexedDB });
+    return (await outbox.games()).length === 0;
+}"""
+
+
+def outbox_empty(page, timeout: int = 10_000):
+    """Nothing of any game waits on the phone any more (static/js/outbox.js), its own page's or
+    another's (a game before a Play again)."""
+    from django.templatetags.static import static
+
+    page.wait_for_function(OUTBOX_EMPTY, arg=static("js/outbox.js"), timeout=timeout)

@@ -210,6 +210,12 @@ def phone_fault(request: HttpRequest) -> HttpResponse:
     if seen > FAULTS_A_MINUTE:
         return HttpResponse(status=429)
     fault = {field: redact(said[field])[:300] for field in ("kind", "message", "where", "release")}
-    log.warning("phone fault: %(kind)s in %(where)s: %(message)s (release %(release)s)", fault)
+    log.warning(
+        "phone fault: %s in %s: %s (release %s)",
+        fault["kind"],
+        fault["where"] or "?",
+        fault["message"],
+        fault["release"],
+    )
     track(f"phone fault: {fault['kind']}: {fault['message']}", fault)
     return HttpResponse(status=204)
