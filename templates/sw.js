@@ -91,7 +91,7 @@ async function page(request) {
 }
 
 /* An answer that draws a table (a round recorded or taken back, the table drawn again after
-   news): its table region put into the page kept for that table, so a reload without a
+   news: htmx says the table is its target): its table region put into the page kept for that table, so a reload without a
    connection shows the latest table, and nothing is fetched again for it. */
 async function keepRegion(pageUrl, response) {
   if (!pageUrl || !response.ok) return;
@@ -174,7 +174,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.headers.get("HX-Request") && request.headers.get("HX-Current-URL")) {
+  if (request.headers.get("HX-Target") === "table" && request.headers.get("HX-Current-URL")) {
     event.respondWith(answer(event));
     return;
   }

@@ -13,6 +13,13 @@ let open = false;
 let heard = 0;
 let quiet = 0;
 
+/** Whether the stream is open, said on the page for whoever looks (the tests). @param {boolean} now */
+function opened(now) {
+  open = now;
+  if (now) document.documentElement.dataset.live = "1";
+  else delete document.documentElement.dataset.live;
+}
+
 /** The page's poll, which says the version the page shows. */
 function shownVersion() {
   const poll = /** @type {HTMLElement | null} */ (document.querySelector("[data-poll]"));
@@ -39,7 +46,7 @@ function connect(where, wait) {
   if (version !== undefined) url.searchParams.set("v", version);
   const source = new EventSource(url);
   source.onopen = () => {
-    open = true;
+    opened(true);
     heard = Date.now();
     wait = 500;
   };
@@ -50,7 +57,7 @@ function connect(where, wait) {
   });
   source.addEventListener("gone", () => source.close());
   source.onerror = () => {
-    open = false;
+    opened(false);
     if (source.readyState !== EventSource.CLOSED) return; // the browser asks again itself
     window.setTimeout(() => document.contains(where) && connect(where, Math.min(wait * 2, LONGEST_WAIT)), wait);
   };
@@ -63,7 +70,7 @@ export function follow() {
   quiet = Number(where.dataset.quiet || 0);
   connect(where, 500);
   // The phone's word that it is offline is enough to poll again (until a stream opens anew).
-  window.addEventListener("offline", () => (open = false));
+  window.addEventListener("offline", () => opened(false));
   document.addEventListener("htmx:confirm", (event) => {
     const poll = /** @type {HTMLElement} */ (event.target);
     if (poll.hasAttribute("data-poll") && open && Date.now() - heard < quiet) event.preventDefault();

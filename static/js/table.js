@@ -6,7 +6,7 @@
 import { NAMES } from "./contract.js";
 import { report } from "./faults.js";
 import { buzzIfSaved, keepCardsOpen, listen as listenSettings } from "./settings.js";
-import { chosenEnding, clearTaps, listen as listenTaps, putTaps, recordForm, roundFields, sync } from "./taps.js";
+import { chosenEnding, clearTaps, hasTaps, listen as listenTaps, putTaps, recordForm, roundFields, sync } from "./taps.js";
 import { word } from "./words.js";
 
 /** @typedef {Record<string, string[]>} Fields */
@@ -64,11 +64,27 @@ document.addEventListener("input", (event) => {
   if (form && target.closest && target.closest(".card-entry")) htmx.trigger(form, "knock:typed");
 });
 
+// A Record on its way: a preview asked now (a typed card's, after its delay) would replace it
+// (the form's requests are synced), and would preview a round already sent.
+let sending = false;
+document.addEventListener("htmx:confirm", (event) => {
+  const elt = /** @type {CustomEvent} */ (event).detail.elt;
+  if (elt === recordForm() && (sending || !hasTaps(/** @type {HTMLFormElement} */ (elt)))) event.preventDefault();
+});
+// Its end (the answer drawn, or no answer): heard on the document while the button is in it.
+for (const type of ["htmx:afterRequest", "htmx:sendError"]) {
+  document.addEventListener(type, (event) => {
+    const elt = /** @type {CustomEvent} */ (event).detail.elt;
+    if (elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm) sending = false;
+  });
+}
+
 document.addEventListener("htmx:beforeSend", (event) => {
   const elt = /** @type {CustomEvent} */ (event).detail.elt;
   if (elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm && elt.form) {
     // Sent: the next round starts from nothing, and its taps count from now.
     tapped = false;
+    sending = true;
     clearTaps(elt.form);
   }
 });
@@ -97,6 +113,7 @@ function settled() {
   }
   kept = null;
   tapped = false;
+  sending = false;
   record?.drawWaiting();
   record?.showWaiting();
   keepCardsOpen();

@@ -613,7 +613,7 @@ def test_a_dispute_is_three_taps_a_player_on_the_deck_and_counts_as_typed(browse
     context, page = open_table(browser, game, (360, 640), locale=locale)
     tile(page, "Ana").click()  # the knocker
     page.locator("#record .part-cards > summary").click()
-    page.wait_for_function("() => !!window.knockCards")
+    page.wait_for_function("() => document.documentElement.dataset.picker === 'ready'")
     deck = page.locator("#record .card-picker")
     taps = 0
     for name, hand in HANDS.items():
