@@ -37,8 +37,13 @@ function showOffline() {
 window.addEventListener("offline", showOffline);
 window.addEventListener("online", () => {
   showOffline();
-  // Back online: a game's page is drawn again at once instead of at the next poll.
-  document.body.dispatchEvent(new CustomEvent("game-changed"));
+  // Back online: a game's page is drawn again at once instead of at the next poll; after the
+  // taps sent again meanwhile have their answers (a table drawn over a tap's would lose it).
+  const redraw = () => {
+    if (document.querySelector(".htmx-request")) window.setTimeout(redraw, 250);
+    else document.body.dispatchEvent(new CustomEvent("game-changed"));
+  };
+  window.setTimeout(redraw, 0);
 });
 
 /* A round's form shows only the questions its chosen ending asks: the server names them on

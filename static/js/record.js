@@ -59,9 +59,23 @@ const tappedOf = new Map();
 let keeping = Promise.resolve();
 let toKeep = 0;
 
+/* The Record htmx is sending now, until its answer is drawn: the rounds tapped meanwhile are made
+   on the table it leads to, wait behind it (never sent beside it, where one would cancel the
+   other), and, if it cannot be sent, come after it in the outbox. */
+/** @type {{body: string, done: Promise<void>, finish: () => void} | null} */
+let flight = null;
+
 /** Whether a Record tap waits on the phone rather than go to Knock now. */
 function mustWait() {
-  return !navigator.onLine || toKeep > 0 || waiting().length > 0 || (!!outbox && outbox.seen(here).start !== null);
+  return !navigator.onLine || flight !== null || toKeep > 0 || waiting().length > 0 || (!!outbox && outbox.seen(here).start !== null);
+}
+
+/** The rounds ahead of the one being tapped, as the form's fields: the one on its way, then
+ * the ones waiting (none while one is refused: the table settles it first). */
+function roundsAhead() {
+  const kept = waiting();
+  const rounds = kept.some((entry) => entry.refused) ? [] : kept.map((entry) => entry.body);
+  return (flight ? [flight.body, ...rounds] : rounds).map(fieldsOf);
 }
 
 /** A form's body as it is sent. @param {HTMLFormElement} form */
@@ -94,8 +108,7 @@ async function ask(more) {
   const shown = engineTable();
   if (!engine.ready() || !shown) return null;
   if (shown.engine !== document.getElementById("engine")?.dataset.version) return null;
-  const kept = waiting();
-  const rounds = kept.some((entry) => entry.refused) ? [] : kept.map((entry) => fieldsOf(entry.body));
+  const rounds = roundsAhead();
   const version = shownVersion();
   try {
     return { answer: await engine.play(shown, [...rounds, ...more]), version, count: rounds.length + more.length };
@@ -330,7 +343,9 @@ function keep(form, body, clear) {
   const tapped = tappedOf.get(body.get(NAMES.fields.tapId) || "") ?? tappedWords(form);
   if (clear) clearTaps(form);
   toKeep += 1;
+  const waitFor = flight?.done;
   keeping = keeping
+    .then(() => waitFor)
     .then(() => keepNow(form, body, tapped, clear && navigator.onLine))
     .catch((error) => report("outbox", error))
     .finally(() => {
@@ -410,7 +425,16 @@ function notSent(detail) {
     // The tap id htmx sent goes with it: if Knock saved it after all, sent again it is "already".
     const body = new URLSearchParams(/** @type {any} */ (detail.requestConfig?.formData || new FormData(elt.form)));
     body.set(NAMES.fields.confirm, "1");
-    keep(elt.form, body, false);
+    const sent = flight;
+    flight = null;
+    // Kept first: the rounds tapped while it was on its way wait for it (keep).
+    toKeep += 1;
+    keepNow(elt.form, body, tappedOf.get(body.get(NAMES.fields.tapId) || "") ?? "", false)
+      .catch((error) => report("outbox", error))
+      .finally(() => {
+        toKeep -= 1;
+        sent?.finish();
+      });
   } else if (elt.classList.contains("undo")) {
     unsentUndo = elt;
     sayNotSent();
@@ -511,12 +535,30 @@ export async function start({ onAnswer }) {
       detail.parameters[NAMES.fields.tapId] = id;
       // What was tapped, said now: the form starts the next round before the answer comes.
       tappedOf.set(id, tappedWords(elt.form));
+      const body = bodyOf(elt.form);
+      body.set(NAMES.fields.tapId, id);
+      /** @type {() => void} */
+      let finish = () => {};
+      const done = new Promise((resolve) => (finish = () => resolve(undefined)));
+      flight = { body: body.toString(), done, finish };
     } else if (elt instanceof HTMLButtonElement && elt.classList.contains("undo") && waiting().length) {
       event.preventDefault();
       undoWaiting();
     }
   });
   document.addEventListener("htmx:sendError", (event) => notSent(/** @type {CustomEvent} */ (event).detail));
+  // Knock answered the Record on its way (saved, or not): the table it draws is the one the
+  // rounds tapped meanwhile are made on.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const detail = /** @type {CustomEvent} */ (event).detail;
+    const elt = detail.requestConfig?.elt;
+    if (!flight || !(elt instanceof HTMLButtonElement) || elt.name !== NAMES.fields.confirm) return;
+    if (NAMES.proxyDown.includes(detail.xhr.status)) return; // notSent keeps it
+    const sent = flight;
+    flight = null;
+    // Once the swap that follows has drawn the table (htmx swaps in this same task).
+    window.setTimeout(() => sent.finish(), 0);
+  });
   document.addEventListener("htmx:responseError", (event) => {
     const detail = /** @type {CustomEvent} */ (event).detail;
     if (NAMES.proxyDown.includes(detail.xhr.status)) notSent(detail);
