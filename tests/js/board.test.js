@@ -76,7 +76,7 @@ test("each tile keeps its mark and gets the view's words and tokens", () => {
 });
 
 test("a count past five lives, coins, and a status with its size", () => {
-  page(["Ana"]);
+  const document = page(["Ana"]);
   const template = document.getElementById("seat-template");
   const many = seatParts(template, seat("Ana", { lives: 7, tokens: [], said: "7 of 9 lives" }), view({ start_lives: 9 }));
   const wrap = document.createElement("div");
