@@ -511,17 +511,23 @@ def record_round(game: Game, inputs: RoundInputs, seen_version: int | None = Non
     again on the newer state, and its last try does so under the game's row lock, so that no
     other write comes between and the round is always applied.
     """
-    _check_tap(game, inputs)
-    for attempt in range(3):
-        locked = seen_version is None and attempt == 2
-        step = _try_record(game, inputs, seen_version, locked)
-        if step is not None:
-            return step
-        # Another phone changed the game between our reading and our writing.
-        reload(game)
-        if seen_version is not None:
-            raise StaleGame(game)
-    raise StaleGame(game)  # not reached: the locked try holds the row, so it writes
+    try:
+        for attempt in range(3):
+            locked = seen_version is None and attempt == 2
+            step = _try_record(game, inputs, seen_version, locked)
+            if step is not None:
+                return step
+            # Another phone changed the game between our reading and our writing.
+            reload(game)
+            if seen_version is not None:
+                raise StaleGame(game)
+        raise StaleGame(game)  # not reached: the locked try holds the row, so it writes
+    except StaleGame:
+        # The tap's id is read only when the table moved (a tap repeated after its round was
+        # saved moved it itself: "already", not stale); a new tap's write is its check (the
+        # one-round-per-tap constraint), which saves a Record a statement.
+        _check_tap(game, inputs)
+        raise
 
 
 def _try_record(
