@@ -104,7 +104,9 @@ def test_a_second_visit_fetches_no_static_file_and_the_first_is_light(browser, l
         r
         for r in first
         if r.request.resource_type in ("document", "stylesheet", "script")
-        and not re.search(r"/(record|outbox|sender|engine-client|engine-worker|board|again)\.[^/]*js$", r.url)
+        and not re.search(
+            r"/(record|outbox|sender|engine-client|engine-worker|board|again)\.[^/]*js$", r.url
+        )
     ]
     gzipped = {r.url: len(gzip.compress(r.body())) for r in page_files if r.ok}
     paint = sum(size for url, size in gzipped.items() if url in blocking or url == page.url)

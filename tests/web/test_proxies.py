@@ -4,6 +4,7 @@ pages, forms and the API work through them over HTTPS; the live news is passed o
 club limit counts the address the proxy saw, whatever the client forged; half-sent requests stop
 nobody; and no club key reaches the proxy's logs."""
 
+import gzip
 import http.cookiejar
 import json
 import os
@@ -214,6 +215,10 @@ def test_knock_behind_the_shipped_proxy(proxy, tmp_path):
         key = club_path.split("/")[2]
         status, headers, _ = browser("GET", club_path)
         assert status == 200 and headers["Cache-Control"] == "no-store"
+        # Pages travel compressed when the phone says it can take it (docs/deploy.md).
+        status, headers, body = browser("GET", club_path, headers={"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip"
+        assert b"<!doctype html>" in gzip.decompress(body)
 
         # The club limit counts the address the proxy saw, whatever a client writes.
         made = [
@@ -242,6 +247,7 @@ def test_knock_behind_the_shipped_proxy(proxy, tmp_path):
             f"{base}/c/{key}/g/{game_id}/events?v=0", timeout=10, context=UNVERIFIED
         )
         assert stream.headers["Content-Type"] == "text/event-stream"
+        assert "Content-Encoding" not in stream.headers  # each event passed on at once
         assert stream.readline().startswith(b"retry: ")
         knock = {"ending": "knock", "knocker": "Ann", "lowest": ["Ben"], "version": 0}
         recorded = time.monotonic()
