@@ -164,6 +164,7 @@ class Relay:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.open = True
+        self.delay = 0.0  # seconds every answer waits on its way back: a slow Wi-Fi
         self.sockets: list[socket.socket] = []
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -178,13 +179,14 @@ class Relay:
                 continue
             upstream = socket.create_connection(self.target)
             self.sockets += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+            for a, b, slow in ((client, upstream, False), (upstream, client, True)):
+                threading.Thread(target=self._pump, args=(a, b, slow), daemon=True).start()
 
-    @staticmethod
-    def _pump(a: socket.socket, b: socket.socket) -> None:
+    def _pump(self, a: socket.socket, b: socket.socket, slow: bool) -> None:
         with suppress(OSError):
             while data := a.recv(65536):
+                if slow and self.delay:
+                    time.sleep(self.delay)
                 b.sendall(data)
         for end in (a, b):
             with suppress(OSError):
@@ -197,8 +199,9 @@ class Relay:
                 end.shutdown(socket.SHUT_RDWR)
         self.sockets.clear()
 
-    def mend(self) -> None:
+    def mend(self, delay: float = 0.0) -> None:
         self.open = True
+        self.delay = delay
 
     def close(self) -> None:
         self.cut()

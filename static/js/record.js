@@ -10,7 +10,6 @@ import * as engine from "./engine-client.js";
 import { report } from "./faults.js";
 import { openOutbox } from "./outbox.js";
 import { createSender } from "./sender.js";
-import { buzzIfSaved } from "./settings.js";
 import { clearTaps, hasTaps, putTaps, recordForm, tappedWords } from "./taps.js";
 import { fill, word } from "./words.js";
 
@@ -386,7 +385,9 @@ async function keepNow(form, body, tapped, send) {
     return sayInPreview(word("not_kept", "This phone could not keep the round: record it again."));
   }
   document.getElementById("preview")?.replaceChildren();
-  if (!drawAnswer(asked)) sayNotSent();
+  // Drawn from the engine's answer; or, where the table was drawn anew meanwhile (an answer
+  // to a round sent before it), played again on the table as it now is.
+  if (!drawAnswer(asked) && !(asked && drawAnswer(await ask([])))) sayNotSent();
   if (send) sender.send(here);
 }
 
@@ -494,11 +495,11 @@ const alone = navigator.locks
   : undefined;
 
 /**
- * Open the outbox, make the sender, and wire the Record tap into the page; `onAnswer` is told
- * after the sender drew the table from Knock's answer to a round that waited.
- * @param {{onAnswer: (outcome: string) => void}} page
+ * Open the outbox, make the sender, and wire the Record tap into the page; `draw` draws the
+ * table from Knock's answer to a round that waited (the page keeps the taps made meanwhile).
+ * @param {{draw: (html: string, outcome: string) => void}} page
  */
-export async function start({ onAnswer }) {
+export async function start({ draw }) {
   try {
     outbox = await openOutbox({
       indexedDB,
@@ -514,11 +515,14 @@ export async function start({ onAnswer }) {
     outbox,
     post,
     lock: alone,
-    onAnswer({ game, outcome, html }) {
-      buzzIfSaved(outcome);
+    onAnswer({ game, outcome, html, status }) {
       if (game !== here || !document.getElementById("table")) return;
-      /** @type {any} */ (window).htmx.swap("#table", html, { swapStyle: "outerHTML" }, { select: "#table" });
-      onAnswer(outcome);
+      if (!html.includes('id="table"')) {
+        // Not Knock's table (a proxy's page, a refusal of the request itself): the table stays.
+        report("outbox", `an answer without the table (${status}, ${outcome})`);
+        return;
+      }
+      draw(html, outcome);
     },
     onFault: (message) => report("outbox", message),
   });
@@ -577,6 +581,11 @@ export async function start({ onAnswer }) {
     }
   });
   window.addEventListener("online", resend);
+  // Knock answered something (a poll, say) while rounds wait: the connection is back, though
+  // the phone never said it was gone (a Wi-Fi that drops packets, not the link).
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (/** @type {CustomEvent} */ (event).detail.successful && waiting().length) sender.send(here);
+  });
   outbox.listen((game) => {
     if (game !== here) return;
     showWaiting();

@@ -11,7 +11,7 @@ import { NAMES } from "./contract.js";
 /** @typedef {import("./outbox.js").Outbox} Outbox */
 /** @typedef {import("./contract.js").TheirRound} TheirRound */
 /** @typedef {"saved" | "already" | "stale" | "refused"} Outcome */
-/** @typedef {{game: string, outcome: Outcome, html: string, version: number}} Answer */
+/** @typedef {{game: string, outcome: Outcome, html: string, version: number, status: number}} Answer */
 /** @typedef {"sent" | "blocked" | "offline"} Sent */
 
 /**
@@ -29,10 +29,12 @@ function headerJson(response, name, fallback) {
   }
 }
 
-/** @param {Response} response @returns {Outcome} */
+/** What Knock said of the tap, or null where the answer is not Knock's word on it (a proxy's
+ * page, a request cut on its way, a fault): then the round is sent again later, never judged
+ * refused on it (its tap id keeps it from counting twice). @param {Response} response @returns {Outcome | null} */
 function outcomeOf(response) {
   const said = response.headers.get(NAMES.headers.outcome);
-  return said === "saved" || said === "already" || said === "stale" ? said : "refused";
+  return said === "saved" || said === "already" || said === "stale" || said === "refused" ? said : null;
 }
 
 /**
@@ -81,7 +83,16 @@ export function createSender({ outbox, post, lock, onAnswer = () => {}, onFault 
       const response = await post(head.url, head.body);
       if (!response) return "offline";
       const outcome = outcomeOf(response);
-      const html = await response.text();
+      if (!outcome) {
+        onFault(`an answer to a waiting round without Knock's word on it: ${response.status}`);
+        return "offline";
+      }
+      let html;
+      try {
+        html = await response.text();
+      } catch {
+        return "offline"; // the answer was cut on its way: sent again, it is "already" if saved
+      }
       const version = Number(response.headers.get(NAMES.headers.version) || 0);
       if (outcome === "saved" || outcome === "already") {
         await outbox.remove(game, head.id);
@@ -92,7 +103,7 @@ export function createSender({ outbox, post, lock, onAnswer = () => {}, onFault 
         await outbox.refuse(game, head.id, { why, version, theirs });
         if (outcome === "refused") onFault(`a waiting round was refused: ${response.status}`);
       }
-      onAnswer({ game, outcome, html, version });
+      onAnswer({ game, outcome, html, version, status: response.status });
       if (outcome !== "saved" && outcome !== "already") return "blocked";
     }
   }

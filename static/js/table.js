@@ -38,13 +38,12 @@ document.addEventListener(
 
 /* ---- taps kept across a swap ----------------------------------------------------------- */
 
-// Taps on the next round made since the form was last drawn or sent: a swap puts them back.
-let tapped = false;
+// The taps of the round being tapped, whenever the table is drawn anew under them (an answer,
+// news of another phone's round): the swap puts them back on the new form.
 /** @type {Fields | null} */
 let kept = null;
 
 listenTaps((form) => {
-  tapped = true;
   const toast = document.getElementById("toast");
   if (toast) toast.textContent = ""; // the next round has begun: the last one's toast goes
   document.querySelector("#table .game-head > .messages")?.replaceChildren();
@@ -82,8 +81,7 @@ for (const type of ["htmx:afterRequest", "htmx:sendError"]) {
 document.addEventListener("htmx:beforeSend", (event) => {
   const elt = /** @type {CustomEvent} */ (event).detail.elt;
   if (elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm && elt.form) {
-    // Sent: the next round starts from nothing, and its taps count from now.
-    tapped = false;
+    // Sent: the next round starts from nothing.
     sending = true;
     clearTaps(elt.form);
   }
@@ -93,11 +91,25 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   const detail = /** @type {CustomEvent} */ (event).detail;
   if (detail.target?.id !== "table") return;
   const form = recordForm();
-  kept = tapped && form ? roundFields(form) : null;
+  kept = form && hasTaps(form) ? roundFields(form) : null;
   const elt = detail.requestConfig?.elt;
   lastOutcome = elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm ? detail.xhr.getResponseHeader(NAMES.headers.outcome) || "" : "";
   buzzIfSaved(lastOutcome);
 });
+
+/** The table drawn from Knock's answer to a round the sender took to it (not a swap htmx made,
+ * so no beforeSwap): the taps on the next round made meanwhile are kept across it the same way.
+ * @param {string} html @param {string} outcome */
+function drawAnswer(html, outcome) {
+  const form = recordForm();
+  kept = form && hasTaps(form) ? roundFields(form) : null;
+  // Whatever Knock said of the waiting round, the taps on the next round stay, and the focus
+  // stays where the thumb is.
+  lastOutcome = "";
+  buzzIfSaved(outcome);
+  htmx.swap("#table", html, { swapStyle: "outerHTML" }, { select: "#table" });
+  settled();
+}
 
 let toastTimer = 0;
 /** After the table is drawn again: the taps made meanwhile put back, marks from the new form,
@@ -112,7 +124,6 @@ function settled() {
     sync(form);
   }
   kept = null;
-  tapped = false;
   sending = false;
   record?.drawWaiting();
   record?.showWaiting();
@@ -170,7 +181,7 @@ requestAnimationFrame(() => {
     async () => {
       try {
         record = await import("./record.js");
-        await record.start({ onAnswer: (outcome) => ((lastOutcome = outcome), settled()) });
+        await record.start({ draw: drawAnswer });
       } catch (error) {
         report("error", `the table's Record part: ${error}`);
       }
