@@ -42,6 +42,15 @@ def chromium_path() -> str:
 ENGINE_FILES = re.compile(r".*/(static/pyodide|engine)/.*")
 
 
+# What a browser and htmx log when a request fails or is answered with an error on purpose (a
+# connection a test cut, a request a newer one replaced, a proxy's 503, a 404 asked for): the
+# network's words, not the page's.
+NETWORK = re.compile(
+    r"Failed to load resource|net::ERR_|htmx:sendError|htmx:sendAbort|htmx:timeout|htmx:afterRequest|"
+    r"Response Status Error Code|ERR_INTERNET_DISCONNECTED"
+)
+
+
 class Phones:
     """Chromium, whose phones cannot fetch the engine on the phone unless a test asks for it
     (``new_context(engine=True)``): as a phone whose engine has not come, every other test
@@ -49,12 +58,26 @@ class Phones:
 
     def __init__(self, browser):
         self._browser = browser
+        self.errors: list[str] = []
 
     def new_context(self, engine=False, **options):
         context = self._browser.new_context(**options)
         if not engine:
             context.route(ENGINE_FILES, lambda route: route.abort())
+        context.on("page", self._watch)
         return context
+
+    def _watch(self, page):
+        """Every page's own faults: a script error, a refusal of the security policy, a
+        script's console error; not what a cut connection makes the browser and htmx say (a
+        test cuts it on purpose)."""
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+
+        def said(message):
+            if message.type == "error" and not NETWORK.search(message.text):
+                self.errors.append(f"{page.url}: {message.text}")
+
+        page.on("console", said)
 
     def __getattr__(self, name):
         return getattr(self._browser, name)
@@ -68,6 +91,20 @@ def browser():
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         yield Phones(browser)
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_page_faults(request):
+    """Every page of every browser test runs under the production security policy with no
+    script error and no refusal of the policy (a test that needs none asks for no browser)."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    phones = request.getfixturevalue("browser")
+    phones.errors.clear()
+    yield
+    faults, phones.errors[:] = list(phones.errors), []
+    assert not faults, faults
 
 
 @pytest.fixture

@@ -78,9 +78,15 @@ def test_production_rewrites_the_modules_imports_to_the_hashed_files(settings):
     copy (which it keeps under the hashed name) is the one a page offline gets."""
     root = Path(collected_static())
     manifest = json.loads((root / "staticfiles.json").read_text())["paths"]
+
+    def hashed(name):
+        return manifest[f"js/{name}"].rsplit("/", 1)[-1]
+
     table = (root / manifest["js/table.js"]).read_text()
-    for imported in ("outbox.js", "sender.js", "record.js", "engine-client.js"):
-        hashed = manifest[f"js/{imported}"].rsplit("/", 1)[-1]
-        assert f'"./{hashed}"' in table, imported
+    for imported in ("contract.js", "taps.js", "settings.js"):
+        assert f'from "./{hashed(imported)}"' in table, imported
+    assert f'import("./{hashed("record.js")}")' in table
     record = (root / manifest["js/record.js"]).read_text()
-    assert f'import("./{manifest["js/board.js"].rsplit("/", 1)[-1]}")' in record
+    for imported in ("outbox.js", "sender.js", "engine-client.js"):
+        assert f'from "./{hashed(imported)}"' in record, imported
+    assert f'import("./{hashed("board.js")}")' in record
