@@ -1,16 +1,23 @@
-"""The bytes a phone downloads once for the engine on the phone, as the app serves them.
+"""The bytes a phone downloads once for the engine on the phone, as the app serves them, and
+how much faster its second start is than its first.
 
 The runtime's files go out as whitenoise precompresses them (brotli, as collectstatic writes
 them; gzip where a browser asks for no brotli), the cut standard library as it is (a zip), and
 the rules bundle gzipped (``web/engine.py``). Beside them: what the package as it comes would
-cost (its whole standard library, gzip only).
+cost (its whole standard library, gzip only). Then, where Node.js is installed, the engine's
+start from scratch against its start from the snapshot the phone keeps after its first
+(``bench/engine-start.mjs``, both in one Node process, alternately: a ratio, not a clock).
 
     .venv/bin/python bench/engine.py
 """
 
 import gzip
+import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import brotli
@@ -47,6 +54,31 @@ def main() -> None:
     as_it_comes = sum(row[3] for row in rows[: len(RUNTIME)]) + full
     print(f"the package as it comes (gzip, whole stdlib {full:,}): {as_it_comes:,}")
     print(f"ratio, served / as it comes: {total[1] / as_it_comes:.2f}")
+    starts(folder, stdlib, bundle)
+
+
+def starts(folder: Path, stdlib: bytes, bundle: bytes, rounds: int = 5) -> None:
+    """The engine's cold start against its warm one, timed by Node in one process."""
+    node = shutil.which("node")
+    if node is None:
+        print("no Node.js: the start from the kept snapshot is not measured")
+        return
+    with tempfile.TemporaryDirectory() as where:
+        (Path(where) / "stdlib.zip").write_bytes(stdlib)
+        (Path(where) / "bundle.json").write_bytes(bundle)
+        script = Path(__file__).with_name("engine-start.mjs")
+        out = subprocess.run(
+            [node, str(script), str(folder), f"{where}/stdlib.zip", f"{where}/bundle.json", str(rounds)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    print(
+        f"engine start, median of {figures['rounds']}: from scratch {figures['cold']:.0f} ms, "
+        f"from the kept snapshot {figures['warm']:.0f} ms (packed {figures['packed']:,} bytes); "
+        f"warm / cold {figures['warm'] / figures['cold']:.2f}"
+    )
 
 
 if __name__ == "__main__":

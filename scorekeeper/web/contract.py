@@ -44,7 +44,9 @@ NAMES: dict[str, Any] = {
     # A proxy in front of Knock answered for it (the app restarting, or too slow): as no
     # connection, and sent again later. A 500 is a fault that sending again would not mend.
     "proxyDown": [502, 503, 504],
-    "caches": {"pages": "pages", "files": "files-", "engine": "engine-"},
+    # "snapshot" holds the engine's started memory (one entry, for this runtime and bundle): a
+    # warm start loads it instead of starting Python and importing the rules again.
+    "caches": {"pages": "pages", "files": "files-", "engine": "engine-", "snapshot": "snapshot"},
     "storage": {
         "outbox": "knock-outbox",
         "theme": "knock-theme",
@@ -118,6 +120,7 @@ class ToWorkerPlay(TypedDict):
 class FromWorkerReady(TypedDict):
     ready: str  # the bundle's version
     ms: int
+    warm: bool  # started from the kept snapshot, not from scratch
 
 
 class FromWorkerFailed(TypedDict):
@@ -128,6 +131,18 @@ class FromWorkerFailed(TypedDict):
 class FromWorkerAnswer(TypedDict):
     id: int
     answer: str  # a PhoneAnswer as JSON
+
+
+class FromWorkerKept(TypedDict):
+    """The started engine is kept for the next start: its packed size in bytes."""
+
+    kept: int
+
+
+class FromWorkerFault(TypedDict):
+    """A fault the engine works on past (its snapshot not kept): reported, nothing stops."""
+
+    fault: str
 
 
 class Fault(TypedDict):
@@ -156,6 +171,8 @@ CONTRACTS: tuple[type, ...] = (
     FromWorkerReady,
     FromWorkerFailed,
     FromWorkerAnswer,
+    FromWorkerKept,
+    FromWorkerFault,
     Fault,
 )
 

@@ -137,6 +137,7 @@
  * @typedef {{
   ready: string;
   ms: number;
+  warm: boolean;
 }} FromWorkerReady
  */
 /**
@@ -150,6 +151,18 @@
   id: number;
   answer: string;
 }} FromWorkerAnswer
+ */
+/**
+ * The started engine is kept for the next start: its packed size in bytes.
+ * @typedef {{
+  kept: number;
+}} FromWorkerKept
+ */
+/**
+ * A fault the engine works on past (its snapshot not kept): reported, nothing stops.
+ * @typedef {{
+  fault: string;
+}} FromWorkerFault
  */
 /**
  * What a phone reports of a fault (static/js/faults.js): no key, no name, no page URL.
@@ -183,7 +196,8 @@ export const NAMES = Object.freeze({
   "caches": {
     "pages": "pages",
     "files": "files-",
-    "engine": "engine-"
+    "engine": "engine-",
+    "snapshot": "snapshot"
   },
   "storage": {
     "outbox": "knock-outbox",

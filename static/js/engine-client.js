@@ -9,7 +9,7 @@ import { report } from "./faults.js";
 /** @typedef {import("./contract.js").PhoneAnswer} PhoneAnswer */
 /** @typedef {import("./contract.js").ToWorkerStart} ToWorkerStart */
 /** @typedef {import("./contract.js").ToWorkerPlay} ToWorkerPlay */
-/** @typedef {import("./contract.js").FromWorkerReady | import("./contract.js").FromWorkerFailed | import("./contract.js").FromWorkerAnswer} FromWorker */
+/** @typedef {import("./contract.js").FromWorkerReady | import("./contract.js").FromWorkerFailed | import("./contract.js").FromWorkerAnswer | import("./contract.js").FromWorkerFault | import("./contract.js").FromWorkerKept} FromWorker */
 /** @typedef {{rules: Record<string, unknown>, rules_version: number, names: string[], state: Record<string, unknown>, engine: string}} EngineTable */
 /** @typedef {"starting" | "ready" | "old" | "failed" | "none"} EngineState */
 
@@ -67,8 +67,13 @@ export function start() {
   worker.addEventListener("message", (event) => {
     /** @type {FromWorker} */
     const message = event.data;
-    if ("ready" in message) {
+    if ("fault" in message) {
+      report("engine", message.fault);
+    } else if ("kept" in message) {
+      document.documentElement.dataset.engineKept = String(message.kept);
+    } else if ("ready" in message) {
       document.documentElement.dataset.engineMs = String(message.ms);
+      document.documentElement.dataset.engineStart = message.warm ? "warm" : "cold";
       become(message.ready === data.version ? "ready" : "old");
     } else if ("answer" in message) {
       const question = waiting.get(message.id);
