@@ -68,7 +68,14 @@ def starts(folder: Path, stdlib: bytes, bundle: bytes, rounds: int = 5) -> None:
         (Path(where) / "bundle.json").write_bytes(bundle)
         script = Path(__file__).with_name("engine-start.mjs")
         out = subprocess.run(
-            [node, str(script), str(folder), f"{where}/stdlib.zip", f"{where}/bundle.json", str(rounds)],
+            [
+                node,
+                str(script),
+                str(folder),
+                f"{where}/stdlib.zip",
+                f"{where}/bundle.json",
+                str(rounds),
+            ],
             capture_output=True,
             text=True,
             check=True,

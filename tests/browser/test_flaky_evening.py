@@ -193,7 +193,9 @@ def test_after_one_online_visit_the_table_reloads_and_plays_offline(browser, liv
     # The reload started the engine from the kept snapshot, not from scratch.
     assert page.evaluate("document.documentElement.dataset.engineStart") == "warm"
     warm = page.evaluate("document.documentElement.dataset.engineMs")
-    print(f"the engine's start in Chromium: {cold} ms from scratch, {warm} ms from the kept snapshot")
+    print(
+        f"the engine's start in Chromium: {cold} ms from scratch, {warm} ms from the kept snapshot"
+    )
     tap(page, 0, 2, 1)
     expect(page.locator("#table h1")).to_have_text("Round 2")
     expect(page.locator("#waiting .count")).to_have_text("1 round not sent yet")
