@@ -212,16 +212,18 @@ def check_outcome(state: RoundState) -> Ending:
 
 def _wrong_form(rules: RuleSet, ending: Ending) -> str:
     """Why an ending of the other way of playing is refused, in the words of the game at hand
-    (a knock in a game played for a pot is refused with what ends a hand there)."""
+    (a knock in a game played for a pot is refused with what ends a hand there). The ending
+    asked is named by its words, not its chip: a pot's "highest" and a game of lives' "knock"
+    share the chip "Knock"."""
     endings = _names([_(ROUND_ENDINGS[e].chip) for e in offered(rules)])
     if rules.played_for_pot:
         return _(
             "in a game played for a pot no hand ends so (“%(ending)s”): a hand ends with "
             "%(endings)s"
-        ) % {"ending": _(ending.chip), "endings": endings}
+        ) % {"ending": _(ending.words), "endings": endings}
     return _(
         "in a game of lives no round ends so (“%(ending)s”): a round ends with %(endings)s"
-    ) % {"ending": _(ending.chip), "endings": endings}
+    ) % {"ending": _(ending.words), "endings": endings}
 
 
 def _check_knocker(state: RoundState, ending: Ending) -> None:

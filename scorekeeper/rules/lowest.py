@@ -51,16 +51,26 @@ def lowest_of(state: RoundState, tops: tuple[str, ...]) -> list[str]:
     return _lowest_by_cards(state, tops, state.story)
 
 
-def _lowest_by_cards(state: RoundState, tops: tuple[str, ...], story: list[str]) -> list[str]:
-    """The lowest players by the hands entered, telling ``story`` how the cards were read."""
+def counted(state: RoundState, tops: tuple[str, ...]) -> dict[str, Fraction]:
+    """What each player's hand counts for in the showdown: its value, but a 31 nobody showed
+    counts as 30 where the rules' ``unshown_31`` says so. Every comparison of hands (who is
+    lowest, whether the knocker was beaten) reads these."""
     values = {name: state.values[name] for name in state.playing}
     if state.rules.unshown_31 == "counts_30":
         for name, value in values.items():
             if value == 31 and name not in tops:
                 values[name] = Fraction(30)
-                story.append(
-                    _("%(name)s's 31 was not shown at once, so it counts as 30.") % {"name": name}
-                )
+    return values
+
+
+def _lowest_by_cards(state: RoundState, tops: tuple[str, ...], story: list[str]) -> list[str]:
+    """The lowest players by the hands entered, telling ``story`` how the cards were read."""
+    values = counted(state, tops)
+    for name in state.playing:
+        if values[name] != state.values[name]:
+            story.append(
+                _("%(name)s's 31 was not shown at once, so it counts as 30.") % {"name": name}
+            )
     low = min(values.values())
     lowest = [name for name in state.playing if values[name] == low]
     if len(lowest) > 1 and state.rules.tie_break != "tie":
@@ -193,10 +203,11 @@ def knocker_beaten(state: RoundState, knocker: str) -> None:
 
 def _beaten(state: RoundState, knocker: str) -> bool:
     """Whether a hand beat the knocker's: by the cards, when everyone's were entered, or by
-    the table's word (tied for the top is the top hand)."""
+    the table's word (tied for the top is the top hand). A knocker's showdown has no shown
+    31, so a 31 counts as the rules' ``unshown_31`` says (as 30, it only ties a 30)."""
     if all(name in state.values for name in state.playing):
-        mine = state.values[knocker]
-        return any(state.values[name] > mine for name in state.playing)
+        values = counted(state, ())
+        return any(values[name] > values[knocker] for name in state.playing)
     choices = (
         Choice("top", _("%(name)s had the top hand") % {"name": knocker}),
         Choice("beaten", _("Someone beat %(name)s's hand") % {"name": knocker}),

@@ -87,6 +87,25 @@ def _table_decides(state: RoundState, open_question: TableDecides) -> RoundResul
 
 def _replay(state: RoundState, sentence: str | None = None) -> RoundResult:
     said = (sentence,) if sentence else ()
+    rules, table = state.rules, state.table
+    if rules.round_limit is not None and table.rounds_played + 1 >= rules.round_limit:
+        # The switch says every hand dealt counts, a replayed one included: the last agreed
+        # round ends the game with the lives as they stood.
+        story = [*state.story, *said, _("A replayed hand counts as a round, and it was the last.")]
+        standing = {seat.name: (seat.lives, seat.status) for seat in table.players}
+        winner, tie, _over = _game_over(state, standing, story, revived=False)
+        _say_the_end(story, winner, tie)
+        return RoundResult(
+            result=Result.SCORED,
+            hands=state.hands,
+            losses={},
+            players=_unchanged(state),
+            pot=table.pot,
+            explanation=tuple(story),
+            game_over=True,
+            winner=winner,
+            tie=tie,
+        )
     return RoundResult(
         result=Result.REPLAY,
         hands=state.hands,
@@ -149,10 +168,7 @@ def _finish(state: RoundState, ending: Ending) -> RoundResult:
     winner, tie, over = _game_over(state, after, story, revived)
     if not over:
         story.extend(ending.then(rules))
-    if winner:
-        story.append(_("%(name)s wins the game.") % {"name": winner})
-    if tie:
-        story.append(_("The game is a tie between %(names)s.") % {"names": _names(tie)})
+    _say_the_end(story, winner, tie)
     next_dealer = None if over else _next_dealer(state, after)
     if next_dealer:
         story.append(_deals(next_dealer))
@@ -169,6 +185,13 @@ def _finish(state: RoundState, ending: Ending) -> RoundResult:
         tie=tie,
         next_dealer=next_dealer,
     )
+
+
+def _say_the_end(story: list[str], winner: str | None, tie: tuple[str, ...]) -> None:
+    if winner:
+        story.append(_("%(name)s wins the game.") % {"name": winner})
+    if tie:
+        story.append(_("The game is a tie between %(names)s.") % {"names": _names(tie)})
 
 
 def _finish_pot(state: RoundState) -> RoundResult:

@@ -311,3 +311,12 @@ def test_a_hand_value_given_as_text_is_refused(client):
     body = ben_knocks(players=[{"name": "Ben", "value": 19}, {"name": "Ana", "value": "30.5"}])
     response = post(client, SHOWDOWN, body)
     assert response.status_code == 400 and response.json()["field"] == "players[1].value"
+
+
+def test_a_refused_ending_of_the_other_way_of_playing_names_the_ending_asked(client):
+    response = post(client, SHOWDOWN, ben_knocks(ending="highest"))
+    assert response.status_code == 400
+    body = response.json()
+    assert body["field"] == "ending"
+    assert "a knock, one more turn each, and the highest hand wins" in body["error"]
+    assert "(“Knock”)" not in body["error"]

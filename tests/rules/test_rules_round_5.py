@@ -1,0 +1,119 @@
+"""Rules round 5: where two switches meet (an unshown 31 that counts as 30 and a knocker who
+must have the top hand; a replayed hand and an agreed number of rounds), and a refusal that names
+the ending asked."""
+
+import pytest
+
+from scorekeeper.rules import RoundError
+from scorekeeper.rules.game import RoundInput, replay
+
+from .cast import after, play, rules_for, seat
+
+# ---- knocker_beaten reads a 31 nobody showed as the 30 it counts for -------------------------
+
+# Ann knocks with 30; Ben holds a 31 he did not show; Cat is lowest.
+ANN_30, BEN_31, CAT_19 = "AH KH 9H", "AS KS QS", "10C 7C 2D"
+
+
+def test_an_unshown_31_counted_as_30_only_ties_a_knocker_with_30():
+    seats = [seat("Ann", ANN_30), seat("Ben", BEN_31), seat("Cat", CAT_19)]
+    result = play("scat", seats, knocker="Ann", knocker_beaten=1)
+    assert "Ben's 31 was not shown at once, so it counts as 30." in result.explanation
+    # Ann ties the top hand (30 and 30): only Cat, the lowest, loses.
+    assert result.losses == {"Cat": 1}
+    assert not any("better hand" in line for line in result.explanation)
+
+
+def test_the_same_after_a_second_knock():
+    seats = [seat("Ann", ANN_30), seat("Ben", BEN_31), seat("Cat", CAT_19)]
+    result = play(
+        "scat",
+        seats,
+        "second_knock",
+        knocker="Ann",
+        shown_by=("Cat",),
+        second_knock=True,
+        knocker_beaten=1,
+    )
+    assert result.losses == {"Cat": 1}
+
+
+def test_where_an_unshown_31_counts_as_31_it_beats_the_knocker():
+    seats = [seat("Ann", ANN_30), seat("Ben", BEN_31), seat("Cat", CAT_19)]
+    result = play("scat", seats, knocker="Ann", knocker_beaten=1, unshown_31="counts_31")
+    assert result.losses == {"Ann": 1, "Cat": 1}
+    assert (
+        "Ann loses 1 life: knocked and someone had a better hand: a knocker must have the top "
+        "hand." in result.explanation
+    )
+
+
+def test_a_30_beats_a_knocker_whose_unshown_31_counts_30_no_more_than_it_ties():
+    # The knocker's own unshown 31 counts as 30 as well: a 30 beside it ties, no more.
+    seats = [seat("Ann", BEN_31), seat("Ben", ANN_30), seat("Cat", CAT_19)]
+    assert play("scat", seats, knocker="Ann", knocker_beaten=1).losses == {"Cat": 1}
+
+
+# ---- a replayed hand counts toward an agreed number of rounds -------------------------------
+
+
+def test_a_replayed_last_round_ends_a_game_of_a_set_number_of_rounds():
+    # Both would go out at once: the hand is replayed, but it was round 2 of 2.
+    seats = [seat("Ann", "KH 9H 2C", lives=1), seat("Ben", "KC 9C 3D", lives=1)]
+    before = play("friendly", seats, knocker="Ann", dealer="Ben", knocker_tied="like_others")
+    assert before.result == "replay" and not before.game_over
+    result = play(
+        "friendly",
+        seats,
+        knocker="Ann",
+        dealer="Ben",
+        knocker_tied="like_others",
+        round_limit=2,
+        rounds_played=1,
+    )
+    assert result.game_over and result.losses == {}
+    assert result.tie == ("Ann", "Ben") and result.winner is None
+    assert after(result) == {"Ann": (1, "in"), "Ben": (1, "in")}
+    assert "A replayed hand counts as a round, and it was the last." in result.explanation
+    assert "That was round 2 of 2: the most lives wins." in result.explanation
+    assert result.next_dealer is None
+
+
+def test_a_game_of_two_rounds_ends_after_a_replayed_second_round():
+    rules = rules_for("friendly", round_limit=2, knocker_tied="like_others", lives=2)
+    # Round 1: Ann knocks and ties Ben for lowest; both lose 1 (2 lives each, then 1). Round 2
+    # the same would put both out at once: replayed, and it was the last agreed round.
+    state, steps = replay(
+        rules,
+        ["Ann", "Ben"],
+        0,
+        [
+            RoundInput("knock", knocker=0, lowest=(0, 1)),
+            RoundInput("knock", knocker=0, lowest=(0, 1)),
+        ],
+    )
+    assert steps[0].result.losses == {"Ann": 1, "Ben": 1}
+    assert steps[1].result.losses == {} and steps[1].result.game_over
+    assert state.game_over and state.rounds == 2 and state.tie == ("Ann", "Ben")
+    with pytest.raises(RoundError, match="already over"):
+        replay(
+            rules,
+            ["Ann", "Ben"],
+            0,
+            [RoundInput("knock", knocker=0, lowest=(0, 1))] * 3,
+        )
+
+
+# ---- a refusal names the ending that was asked ------------------------------------------------
+
+
+def test_an_ending_of_the_other_way_of_playing_is_named_by_its_words():
+    seats = [seat("Ann", ANN_30), seat("Ben", BEN_31)]
+    with pytest.raises(RoundError) as refused:
+        play("scat", seats, "highest")
+    said = str(refused.value)
+    assert "(“a knock, one more turn each, and the highest hand wins”)" in said
+    assert "(“Knock”)" not in said
+    with pytest.raises(RoundError) as refused:
+        play("widow", seats, "knock", knocker="Ann")
+    assert "(“a knock and a showdown”)" in str(refused.value)
