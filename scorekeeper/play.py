@@ -179,18 +179,19 @@ def add_player(club: Club, name: str) -> Player:
     if club.players.filter(name_key=name_key(name)).exists():
         raise name_taken(name)
     most = settings.KNOCK_MOST_PLAYERS
-    if club.players.count() >= most:
-        raise InputError(
-            _("a club has at most %(most)s players")
-            % {"most": number_format(most, force_grouping=True)},
-            "name",
-        )
     try:
         with writing():
-            # A mark no other player of the club has (the club's row locked on PostgreSQL:
-            # two phones adding players at once give them two colours).
+            # Counted, and a mark no other player of the club has, under the club's lock (the
+            # club's row locked on PostgreSQL, the database's on SQLite): two phones adding
+            # players at once can neither pass the limit nor share a colour.
             _lock_club(club.pk)
             others = list(club.players.values_list("colour", "initials", "retired"))
+            if len(others) >= most:
+                raise InputError(
+                    _("a club has at most %(most)s players")
+                    % {"most": number_format(most, force_grouping=True)},
+                    "name",
+                )
             colour = free_colour(c for c, _i, retired in others if c is not None and not retired)
             initials = initials_for(name, [i for _c, i, _r in others if i])
             return club.players.create(
@@ -348,13 +349,15 @@ def start_game(
     if not 0 <= first_dealer < len(seats):
         raise InputError(_("the first dealer must be one of the players"), "first_dealer")
     most = settings.KNOCK_MOST_GAMES
-    if club.games.count() >= most:
-        raise InputError(
-            _("a club keeps at most %(most)s games: delete old ones (and empty the bin) first")
-            % {"most": number_format(most, force_grouping=True)},
-            "players",
-        )
     with writing():
+        # Counted under the club's lock: games started at the same moment cannot pass the limit.
+        _lock_club(club.pk)
+        if club.games.count() >= most:
+            raise InputError(
+                _("a club keeps at most %(most)s games: delete old ones (and empty the bin) first")
+                % {"most": number_format(most, force_grouping=True)},
+                "players",
+            )
         try:
             players = [s if isinstance(s, Player) else player_for(club, s) for s in seats]
         except InputError as refusal:

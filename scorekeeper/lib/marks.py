@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import product
 
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
@@ -45,6 +46,7 @@ PALETTE = (
 # The initials' colour on a shade: white on the light theme's, dark on the dark theme's.
 ON_LIGHT, ON_DARK = "#ffffff", "#101311"
 MOST_INITIALS = 3
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 NAME_PARTS = re.compile(r"[\s\-‐]+")
 
 
@@ -82,15 +84,23 @@ def _key(initials: str) -> str:
 def initials_for(name: str, taken: Iterable[str]) -> str:
     """Initials for a new player that no other player of the club has: the name's own
     (``initials_of``), else its first three letters ("Anton" beside "Ana" is "Ant"), else its
-    first letter with a later one, else its first letter and a number."""
+    first letter with a later one, else its first letter and a number, else its first letter
+    and any two letters or digits, else any three. Always found: where a club has worn out
+    every one of those (46,000 and more), the name's own initials, shared, which the player's
+    page can change."""
     used = {_key(initials) for initials in taken}
     first = initials_of(name)
+    return next((c for c in _candidates(name, first) if _key(c) not in used), first)
+
+
+def _candidates(name: str, first: str) -> Iterator[str]:
     letters = [c for c in name if c.isalnum()]
-    head = first[:1]
-    candidates = [first, head + "".join(letters[1:3]).lower()]
-    candidates += [head + c.lower() for c in letters[1:]]
-    candidates += [f"{head}{n}" for n in range(2, 100)]
-    return next(c for c in candidates if len(c) > 1 and _key(c) not in used)
+    head = first[:1] if first[:1].isalnum() else "X"
+    said = [first, head + "".join(letters[1:3]).lower(), *(head + c.lower() for c in letters[1:])]
+    yield from (c for c in said if len(c) > 1)
+    yield from (f"{head}{n}" for n in range(2, 100))
+    yield from (head + a + b for a, b in product(ALPHABET, repeat=2))
+    yield from ("".join(three) for three in product(ALPHABET, repeat=MOST_INITIALS))
 
 
 def free_colour(used: Iterable[int]) -> int:

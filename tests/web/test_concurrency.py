@@ -322,3 +322,35 @@ def test_a_refused_new_game_adds_nobody(client):
     assert response.status_code == 200
     assert "at most 9 players" in response.content.decode()
     assert club.players.count() == 3 and Game.objects.count() == 1
+
+
+def test_sixteen_games_started_at_once_at_the_limit_leave_exactly_the_limit(settings):
+    """The club's game limit is counted under the club's lock: starts at the same moment
+    cannot pass it (each of six trials once ended with 6 or 7 games of 5)."""
+    settings.KNOCK_MOST_GAMES = 5
+    club = make_game().club
+    headers = {"Authorization": f"Bearer {club.key}"}
+    body = json.dumps({"rules": "scat", "players": ["Ann", "Ben"]})
+
+    def start():
+        return Client().post(
+            f"/api/v1/clubs/{club.id}/games", body, content_type="application/json", headers=headers
+        )
+
+    answers = at_once([start for _ in range(16)])
+    assert not [a for a in answers if isinstance(a, Exception)], answers
+    assert Counter(a.status_code for a in answers) == {201: 4, 400: 12}
+    refused = {a.json()["error"] for a in answers if a.status_code == 400}
+    assert refused == {"a club keeps at most 5 games: delete old ones (and empty the bin) first"}
+    assert Game.objects.filter(club=club).count() == 5
+
+
+def test_players_added_at_once_at_the_limit_leave_exactly_the_limit(settings):
+    settings.KNOCK_MOST_PLAYERS = 6
+    club = make_game().club  # three players
+    names = [f"Guest {n}" for n in range(12)]
+    answers = at_once([lambda name=name: play.add_player(club, name) for name in names])
+    refused = [a for a in answers if isinstance(a, Exception)]
+    assert {str(a) for a in refused} == {"a club has at most 6 players"}
+    assert len(refused) == 9
+    assert club.players.count() == 6

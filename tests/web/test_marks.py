@@ -226,3 +226,54 @@ def test_players_stored_before_marks_get_distinct_ones(to_the_latest_migrations_
             Player.objects.filter(club=club).order_by("pk").values_list("colour", "initials")
         )
         assert marks == [(0, "An"), (1, "Ann"), (2, "Be"), (3, "TS")]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("pattern", ["Player {n:03}", "Guest {n}", "Tisch {n}"])
+def test_160_players_of_one_name_pattern_are_all_added_with_distinct_initials(client, pattern):
+    """Past the name's own initials, its letters and a number from 2 to 99, initials are its
+    first letter and any two letters or digits: a club of "Guest 1"…"Guest 160" is no 500."""
+    club = make_club()
+    names = [pattern.format(n=n) for n in range(1, 161)]
+    for start in range(0, len(names), 40):
+        answer = client.post(
+            f"/c/{club.key}/players/add", {"names": ", ".join(names[start : start + 40])}
+        )
+        assert answer.status_code in (200, 302)
+    initials = list(club.players.values_list("initials", flat=True))
+    assert len(initials) == 160
+    assert len({i.casefold() for i in initials}) == 160
+    assert all(1 <= len(i) <= 3 and i.isalnum() for i in initials)
+
+
+@pytest.mark.django_db
+def test_a_club_file_of_such_names_imports():
+    club = make_club()
+    for n in range(130):
+        play.add_player(club, f"Guest {n}")
+    data = export_club(club)
+    Club.objects.all().delete()
+    copy = import_club(data)
+    assert copy.players.count() == 130
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_0020_marks_120_players_of_one_name(to_the_latest_migrations_after):
+    """An instance stopped at 0019 with 120 players named "Guest 1"…"Guest 120" upgrades."""
+    before = [("scorekeeper", "0019_names_without_format_characters")]
+    after = [("scorekeeper", "0020_player_marks")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    OldClub, OldPlayer = (
+        apps.get_model("scorekeeper", "Club"),
+        apps.get_model("scorekeeper", "Player"),
+    )
+    club = OldClub.objects.create(name="Guests", key_hash="g" * 64, view_key_hash="w" * 64)
+    for n in range(1, 121):
+        OldPlayer.objects.create(club=club, name=f"Guest {n}", name_key=f"guest {n}")
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    executor.loader.build_graph()
+    initials = list(Player.objects.values_list("initials", flat=True))
+    assert len(initials) == 120 and len({i.casefold() for i in initials}) == 120
