@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -25,7 +26,14 @@ from ...lib.text import sentence
 from ...models import BIN_DAYS, Club, Game, Player, key_digest
 from ...models.clubs import name_key
 from ...reports.standings import current, periods, standings
-from ...reports.stats import club_records, club_stats, player_games, stats_filters, win_rate_bars
+from ...reports.stats import (
+    HEAD_TO_HEAD,
+    club_records,
+    club_stats,
+    player_games,
+    stats_filters,
+    win_rate_bars,
+)
 from ...rules import PRESETS
 from ...rules.errors import InputError
 from ...rules.words import names as names_in_words
@@ -361,7 +369,9 @@ def stats(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     except InputError as refusal:
         error, filters = sentence(refusal.message), (None, None)
     found = club_stats(club, *filters)
-    for player in found.players:
+    # The leaderboard and its chart a page at a time, as the club page lists its players.
+    board = Paginator(found.leaderboard(), PLAYERS_PER_PAGE).get_page(request.GET.get("players"))
+    for player in board:
         player.url = request.link.url("player-stats", player.pk)
     return render(
         request,
@@ -369,13 +379,16 @@ def stats(request: HtmxHttpRequest, club: Club) -> HttpResponse:
         {
             "club": club,
             "stats": found,
+            "board": board,
+            "head_to_head_most": HEAD_TO_HEAD,
+            "filters": urlencode({"preset": preset, "since": since}),
             "presets": PRESETS.values(),
             "preset": preset,
             "since": since,
             "error": error,
             "club_url": request.link.url("club"),
             "records": club_records(club, *filters),
-            "chart": win_rate_bars(found.leaderboard()),
+            "chart": win_rate_bars(list(board)),
             "link": request.link,
             "query": request.GET.urlencode(),
         },
