@@ -76,7 +76,9 @@ def _request_done(**kwargs: Any) -> None:
 class KeyedPagesStayPrivate(_BothWays):
     """A page reached by a club's link carries the link (the page's own address and its
     links): no cache keeps it, and no search engine lists it. The phone keeps the table for
-    itself in its service worker, which these headers do not reach."""
+    itself in its service worker, which these headers do not reach. An answer its view marks
+    ``shareable`` (the shared picture of a finished game, which shows only what the view link
+    shows and carries no link) keeps its own Cache-Control."""
 
     def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         return _private(request, response)
@@ -84,7 +86,8 @@ class KeyedPagesStayPrivate(_BothWays):
 
 def _private(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     if request.path.startswith(_KEYED):
-        response["Cache-Control"] = "no-store"
+        if not getattr(response, "shareable", False):
+            response["Cache-Control"] = "no-store"
         response["X-Robots-Tag"] = "noindex, nofollow"
     if request.path.startswith("/api/") and response.status_code == 405:
         response = _method_not_allowed(response)

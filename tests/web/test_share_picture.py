@@ -11,6 +11,8 @@ import unicodedata
 from collections import Counter
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from PIL import Image
 
@@ -166,3 +168,23 @@ def test_a_picture_asked_for_again_is_not_drawn_again(client):
     assert again.status_code == 304 and not again.content
     other = client.get(picture_url(game, theme="dark"), headers={"If-None-Match": first["ETag"]})
     assert other.status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_picture_may_be_cached_and_is_drawn_once_per_version_language_and_theme(client):
+    """A chat's preview may keep the picture (it shows only what the view link shows), and
+    every further preview of the same version, language and theme is the drawn one, kept."""
+    game = finished_game()
+    first = client.get(picture_url(game, lang="en"))
+    assert first["Cache-Control"] == "public, max-age=3600"
+    assert first["X-Robots-Tag"] == "noindex, nofollow"
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(picture_url(game, lang="en"))
+    assert again.content == first.content
+    # The game and its link are read; the seats and rounds a drawing reads are not.
+    assert not [q for q in queries if "scorekeeper_round" in q["sql"]]
+    dark = client.get(picture_url(game, lang="en", theme="dark"))
+    assert dark.content != first.content
+    # The view link's pages themselves stay uncached.
+    page = client.get(f"/v/{game.club.view_key}/g/{game.id}/")
+    assert page["Cache-Control"] == "no-store"
