@@ -334,10 +334,11 @@ def start_game(
     mode: str = Game.Mode.REFEREE,
     name: str = "",
     id: uuid.UUID | None = None,
+    again_of: Game | None = None,
 ) -> Game:
     """A new game, its players in seat order: a player of the club, or a name (the club's
-    player of that name, added if new), under ``id`` where one is given. All of it or
-    nothing."""
+    player of that name, added if new), under ``id`` where one is given; ``again_of``, the
+    game whose "Play again" starts it. All of it or nothing."""
     if len(seats) < 2:
         raise InputError(_("pick at least two players"), "players")
     if len(seats) > rules.max_players:
@@ -366,6 +367,7 @@ def start_game(
             raise InputError(_("a player can sit at the table only once"), "players")
         game = _new_game(club, players, first_dealer, rules, preset, mode, id or uuid.uuid4())
         game.name = name
+        game.again_of = again_of
         game.save(force_insert=True)
         GameSeat.objects.bulk_create(game.seat_list)
     return game
@@ -433,6 +435,12 @@ def play_again(game: Game, id: uuid.UUID | None = None) -> Game:
             raise InputError(_("make a new id for the game on the phone"), "id")
         if (kept := _started_before(game, id)) is not None:
             return kept
+    if game.deleted is not None:
+        raise InputError(_("this game is in the bin: restore it to play again"), "id")
+    if game.abandoned:
+        raise InputError(_("this game was abandoned: start a new game instead"), "id")
+    if not game.state.game_over:
+        raise InputError(_("this game is not over yet"), "id")
     new = next_game(game)
     try:
         return start_game(
@@ -443,6 +451,7 @@ def play_again(game: Game, id: uuid.UUID | None = None) -> Game:
             game.preset,
             game.mode,
             id=id,
+            again_of=game,
         )
     except IntegrityError:  # the same id sent twice at once: the first one made it
         if id is None or (kept := _started_before(game, id)) is None:
@@ -451,10 +460,10 @@ def play_again(game: Game, id: uuid.UUID | None = None) -> Game:
 
 
 def _started_before(game: Game, id: uuid.UUID) -> Game | None:
-    """The game played again under ``id`` already (a start sent again), or None; an id of
-    another club's game is refused."""
+    """The game this game's "Play again" started under ``id`` already (a start sent again),
+    or None; an id of any other game is refused."""
     kept = Game.objects.filter(pk=id).first()
-    if kept is not None and kept.club_id != game.club_id:
+    if kept is not None and kept.again_of_id != game.pk:
         raise InputError(_("this id is another game's: make a new one"), "id")
     return kept
 

@@ -175,6 +175,11 @@ class Game(models.Model):
     # Derived from the rounds, kept for lists of games; rewritten with every change.
     finished = models.BooleanField(default=False)
     round_count = models.PositiveIntegerField(default=0)
+    # The game whose "Play again" started this one: a start sent again is recognised as this
+    # game only by it (play.play_again).
+    again_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Mode(models.TextChoices):
         """How the table page asks for a round; either way it is a round the engine applies."""

@@ -99,6 +99,9 @@ class Start(TypedDict):
     url: str
     body: str
     refused: NotRequired[str]
+    # The outbox's key of the game played again (its page's path): its waiting rounds go
+    # before this start, so the server sees that game over before it starts the next.
+    after: NotRequired[str]
 
 
 class WorkerStart(TypedDict):

@@ -88,7 +88,7 @@ async function playAgain(button) {
     const headers = { "Content-Type": "text/html; charset=utf-8", [NAMES.headers.madeOnPhone]: "1" };
     await pages.put(new URL(path, location.href).href, new Response(html, { headers }));
     const outbox = await openOutbox({ indexedDB });
-    await outbox.setStart(path, { url: data.again || "", body: body.toString() });
+    await outbox.setStart(path, { url: data.again || "", body: body.toString(), after: location.pathname });
     location.assign(path);
   } catch (error) {
     report("error", `play again: ${error}`);

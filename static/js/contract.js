@@ -112,6 +112,7 @@
   url: string;
   body: string;
   refused?: string;
+  after?: string;
 }} Start
  */
 /**

@@ -59,6 +59,11 @@ function entryOf(stored) {
   return entry;
 }
 
+/** A start as stored, without the store's own key. @param {Start & {game?: string}} stored @returns {Start} */
+function startOf({ url, body, refused, after }) {
+  return { url, body, ...(refused ? { refused } : {}), ...(after ? { after } : {}) };
+}
+
 /**
  * Open the outbox.
  * @param {{indexedDB: IDBFactory, name?: string, channel?: BroadcastChannel | null, legacy?: Storage | null}} where
@@ -131,7 +136,7 @@ export async function openOutbox({ indexedDB, name = DATABASE, channel = null, l
       "readonly",
       async (rounds, starts) => {
         const [kept, start] = await Promise.all([roundsOf(rounds, game), done(starts.get(game))]);
-        return { rounds: kept.map(entryOf), start: start ? { url: start.url, body: start.body, ...(start.refused ? { refused: start.refused } : {}) } : null };
+        return { rounds: kept.map(entryOf), start: start ? startOf(start) : null };
       },
       null
     );

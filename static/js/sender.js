@@ -1,6 +1,7 @@
 // @ts-check
 /* The sender: one loop that takes what waits in the outbox to Knock, game by game (the page's
- * own first), each game's start before its rounds, the rounds in the order they were tapped.
+ * own first), each game's start before its rounds (and after the rounds of the game it plays
+ * again), the rounds in the order they were tapped.
  * It reads the outbox afresh before every round and takes a round out by its tap id once Knock
  * has it, so a round tapped while others are on their way waits its turn and is never lost.
  * A round Knock did not save (another phone's round came first, or it says why) stops its
@@ -58,6 +59,11 @@ export function createSender({ outbox, post, lock, onAnswer = () => {}, onFault 
     const { start } = await outbox.read(game);
     if (!start) return "sent";
     if (start.refused) return "blocked";
+    // The game played again first: Knock starts the next game only from a game that is over.
+    if (start.after) {
+      const before = await sendGame(start.after);
+      if (before !== "sent") return before;
+    }
     const response = await post(start.url, start.body);
     if (!response) return "offline";
     if (response.ok) {

@@ -120,3 +120,22 @@ test("asked to send while sending, the loop goes round once more, never twice at
   assert.equal(most, 1);
   assert.equal(knock.saved.length, 5);
 });
+
+test("a game played again on the phone starts after the last rounds of the game before it", async () => {
+  // Offline, the last round of the old game and Play again wait; the new game's page is open,
+  // so its game is sent first: its start waits for the old game's rounds (Knock starts the
+  // next game only from a game that is over).
+  const { outbox } = await freshOutbox();
+  const knock = fakeKnock();
+  const posted = [];
+  const post = async (url, body) => {
+    posted.push(url);
+    return url === "/again" ? new Response("", { status: 200 }) : knock.post(url, body);
+  };
+  await outbox.add(GAME, round("last", 0, 1));
+  await outbox.setStart(OTHER, { url: "/again", body: "id=2", after: GAME });
+  await createSender({ outbox, post }).send(OTHER);
+  assert.deepEqual(posted, [round("last", 0, 1).url, "/again"]);
+  assert.deepEqual((await outbox.read(GAME)).rounds, []);
+  assert.equal((await outbox.read(OTHER)).start, null);
+});

@@ -127,7 +127,10 @@ def test_rules_are_frozen_into_the_game():
 
 
 def test_play_again_keeps_players_seats_and_rules_and_moves_the_deal():
-    game = make_game(players=("Ann", "Ben", "Cat"), first_dealer=2, preset="friendly")
+    game = make_game(players=("Ann", "Ben", "Cat"), first_dealer=2, preset="friendly", lives=1)
+    play.record_round(game, knock(game, "Ann", ["Ben"]))
+    play.record_round(game, knock(game, "Ann", ["Cat"]))
+    assert game.state.game_over
     again = play.play_again(game)
     assert [s.player.name for s in again.seat_list] == ["Ann", "Ben", "Cat"]
     assert again.first_dealer == 0 and again.preset == "friendly"

@@ -442,27 +442,76 @@ def test_play_again_under_the_phones_id_is_one_game_however_often_it_is_sent(cli
     assert list(new.state.names) == ["Ann", "Ben"] and new.rules_data == game.rules_data
 
 
+def finished(players=("Ann", "Ben"), **options):
+    return record_knocks(make_game(players=players, **options), [(players[0], [players[1]])] * 4)
+
+
 @pytest.mark.parametrize(
     "sent, said",
     [
         ("not-an-id", "id: Enter a valid UUID."),
-        ("stand-in", "id: make a new id for the game on the phone"),
+        ("stand-in", "id: make a random id (a version 4 UUID) for the new game"),
+        ("nil", "id: make a random id (a version 4 UUID) for the new game"),
         ("another club's", "id: this id is another game"),
+        ("an older game of the club", "id: this id is another game"),
     ],
 )
 def test_play_again_refuses_an_id_it_cannot_take_and_saves_nothing(client, sent, said):
-    game = make_game(players=("Ann", "Ben"))
-    other = make_game(players=("Dan", "Eve"))
-    ids = {"stand-in": str(play.next_game_id(game)), "another club's": str(other.id)}
+    game = finished()
+    other = finished(players=("Dan", "Eve"))
+    older = finished(club=game.club)
+    ids = {
+        "stand-in": str(play.next_game_id(game)),
+        "nil": str(uuid.UUID(int=0)),
+        "another club's": str(other.id),
+        "an older game of the club": str(older.id),
+    }
     response = client.post(
         url("play-again", game), {"id": ids.get(sent, sent)}, headers={"HX-Request": "true"}
     )
     assert response.status_code == 400 and response.content.decode().startswith(said)
-    assert Game.objects.count() == 2
+    assert Game.objects.count() == 3
     # The page's own form (no script) is told beside the game.
     page = client.post(url("play-again", game), {"id": ids.get(sent, sent)}, follow=True)
     assert capfirst(said.split(": ", 1)[1]) in html.unescape(text(page))
-    assert Game.objects.count() == 2
+    assert Game.objects.count() == 3
+
+
+@pytest.mark.parametrize(
+    "how, said",
+    [
+        ("being played", "id: this game is not over yet"),
+        ("abandoned", "id: this game was abandoned: start a new game instead"),
+        ("in the bin", "id: this game is in the bin: restore it to play again"),
+    ],
+)
+def test_only_a_finished_game_is_played_again(client, how, said):
+    game = finished() if how == "in the bin" else make_game(players=("Ann", "Ben"))
+    if how == "abandoned":
+        play.set_aside(game, abandoned=True)
+    elif how == "in the bin":
+        play.set_aside(game, deleted=True)
+    response = client.post(
+        url("play-again", game), {"id": str(uuid.uuid4())}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 400 and response.content.decode() == said
+    assert Game.objects.count() == 1
+
+
+def test_a_start_sent_again_is_recognised_only_as_the_game_it_started(client):
+    """The id of the game a "Play again" started is that game; sent again from another
+    finished game of the club, it is refused (the waiting round would land in that table)."""
+    game = finished()
+    other = finished(club=game.club)
+    made = str(uuid.uuid4())
+    htmx = {"HX-Request": "true"}
+    assert client.post(url("play-again", game), {"id": made}, headers=htmx).status_code == 200
+    assert client.post(url("play-again", game), {"id": made}, headers=htmx).status_code == 200
+    refused = client.post(url("play-again", other), {"id": made}, headers=htmx)
+    assert refused.status_code == 400
+    assert refused.content.decode() == "id: this id is another game's: make a new one"
+    assert Game.objects.get(pk=made).again_of_id == game.id
+    assert Game.objects.count() == 3
 
 
 def test_the_round_log_and_its_chart(client):

@@ -78,6 +78,14 @@ class PlayAgainForm(forms.Form):
 
     id = forms.UUIDField(required=False)
 
+    def clean_id(self) -> uuid.UUID | None:
+        """A phone makes a random id (version 4): any other (the nil id, a made-up one) is
+        refused."""
+        id = self.cleaned_data["id"]
+        if id is not None and id.version != 4:
+            raise forms.ValidationError(_("make a random id (a version 4 UUID) for the new game"))
+        return id
+
 
 class NewGameForm(forms.Form):
     """Who plays, in which seats, who deals first, and under which rules."""
