@@ -342,7 +342,9 @@ function keep(form, body, clear) {
   const tapped = tappedOf.get(body.get(NAMES.fields.tapId) || "") ?? tappedWords(form);
   if (clear) clearTaps(form);
   toKeep += 1;
-  const waitFor = flight?.done;
+  // After the round on its way: until its answer is drawn, or, where it could not be sent,
+  // until it is kept (notSent), so this one is made on the table that one leads to.
+  const waitFor = Promise.all([flight?.done, keepingUnsent]);
   keeping = keeping
     .then(() => waitFor)
     .then(() => keepNow(form, body, tapped, clear && navigator.onLine))
@@ -430,7 +432,7 @@ function notSent(detail) {
     flight = null;
     // Kept first: the rounds tapped while it was on its way wait for it (keep).
     toKeep += 1;
-    keepNow(elt.form, body, tappedOf.get(body.get(NAMES.fields.tapId) || "") ?? "", false)
+    keepingUnsent = keepNow(elt.form, body, tappedOf.get(body.get(NAMES.fields.tapId) || "") ?? "", false)
       .catch((error) => report("outbox", error))
       .finally(() => {
         toKeep -= 1;
@@ -443,6 +445,8 @@ function notSent(detail) {
 }
 /** @type {HTMLButtonElement | null} */
 let unsentUndo = null;
+/** The Record htmx could not send, being kept: a round tapped meanwhile waits for it. */
+let keepingUnsent = Promise.resolve();
 
 /** Undo of a round that has not been sent: it comes off the phone. */
 async function undoWaiting() {
