@@ -290,6 +290,7 @@ KNOCK_ADMIN_SESSION_AGE = int(os.environ.get("KNOCK_ADMIN_SESSION_AGE", str(8 * 
 KNOCK_MOST_ROUNDS = int(os.environ.get("KNOCK_MOST_ROUNDS", "2000"))  # rounds in a game
 KNOCK_MOST_PLAYERS = int(os.environ.get("KNOCK_MOST_PLAYERS", "2000"))  # players in a club
 KNOCK_MOST_GAMES = int(os.environ.get("KNOCK_MOST_GAMES", "10000"))  # games a club keeps
+KNOCK_MOST_SEASONS = int(os.environ.get("KNOCK_MOST_SEASONS", "50"))  # seasons a club counts
 # How many clubs one client address may create in an hour.
 KNOCK_CLUBS_PER_HOUR = int(os.environ.get("KNOCK_CLUBS_PER_HOUR", "20"))
 # How many proxies in front of Knock append the address they saw to KNOCK_CLIENT_IP_HEADER (the

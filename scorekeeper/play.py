@@ -268,8 +268,16 @@ def add_season(club: Club, name: str, starts: date, ends: date) -> Season:
     another of its seasons has is refused, also when two phones name it at once."""
     if ends < starts:
         raise InputError(_("the last day comes on or after the first"), "ends")
+    most = settings.KNOCK_MOST_SEASONS
     try:
         with writing():
+            _lock_club(club.pk)
+            if club.seasons.count() >= most:
+                raise InputError(
+                    _("a club counts at most %(most)s seasons: stop counting an old one first")
+                    % {"most": number_format(most, force_grouping=True)},
+                    "name",
+                )
             return club.seasons.create(name=name, starts=starts, ends=ends)
     except IntegrityError:
         raise InputError(_("the club has a season of that name already"), "name") from None

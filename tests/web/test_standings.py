@@ -227,3 +227,37 @@ def test_the_view_link_sees_the_standings_and_names_no_season(client):
         {"name": "X", "starts": "2026-01-01", "ends": "2026-02-01"},
     )
     assert refused.status_code == 404 and not Season.objects.exists()
+
+
+def test_a_club_counts_a_limited_number_of_seasons_saying_so_beside_the_name(client, settings):
+    settings.KNOCK_MOST_SEASONS = 3
+    club = make_club()
+    add = reverse("add-season", args=[club.key])
+    for n in range(3):
+        answer = client.post(add, {"name": f"S{n}", "starts": "2026-01-01", "ends": "2026-02-01"})
+        assert answer.status_code == 302
+    answer = client.post(add, {"name": "One more", "starts": "2026-01-01", "ends": "2026-02-01"})
+    assert answer.status_code == 200
+    assert answer.context["form"].errors["name"] == [
+        "A club counts at most 3 seasons: stop counting an old one first."
+    ]
+    assert 'id="id_name_error"' in answer.content.decode()
+    assert club.seasons.count() == 3
+
+
+def test_the_standings_list_a_page_of_players_at_a_time(client):
+    """2,000 players on one page once drew 980 KB; a page of 40 keeps the same bytes and
+    queries whatever the club's size."""
+    from .test_bounded_work import a_club_that_played, measure
+
+    small, big = a_club_that_played(10), a_club_that_played(600)
+    url = "/c/{club.key}/standings?period=all"
+    (few, small_size), (many, big_size) = (
+        measure(client, url.format(club=club)) for club in (small, big)
+    )
+    assert many <= few and big_size <= 2.5 * small_size, (many, few, big_size, small_size)
+    page = client.get(url.format(club=big)).content.decode()
+    assert page.count('<span class="rank">') == 40 and "Page 1 of 15" in page
+    assert page.count('class="leader"') == 1
+    last = client.get(url.format(club=big) + "&players=15").content.decode()
+    assert "Page 15 of 15" in last and 'class="leader"' not in last

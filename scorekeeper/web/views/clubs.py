@@ -441,7 +441,10 @@ def _standings_page(
     choices = periods(club, today)
     asked = request.GET.get("period", "")
     period = next((p for p in choices if p.key == asked), None) or current(choices, today)
-    table = standings(club, period)
+    # A page of players at a time, as the club page lists them.
+    table = Paginator(standings(club, period), PLAYERS_PER_PAGE).get_page(
+        request.GET.get("players")
+    )
     for standing in table:
         standing.url = request.link.url("player-stats", standing.pk)
     return render(
