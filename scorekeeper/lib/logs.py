@@ -3,6 +3,7 @@
 A fault that repeats (a database gone, files run out) would write the same line many times a
 second, and fill the disk before anyone reads it: the first is written, the rest are counted,
 and the line is written again at most once a minute, saying how many times it came meanwhile.
+An access line is never held back: each is a request, and an access log counts them.
 """
 
 import contextvars
@@ -14,6 +15,9 @@ import uuid
 
 EVERY = 60.0  # seconds: a repeated line is written again at most this often
 KEPT = 256  # lines remembered: a new line past this forgets the oldest
+# The loggers whose every line is a request answered (gunicorn's access log, runserver's): an
+# access log that counts requests must hold each of them, the same request twice included.
+ACCESS = frozenset({"gunicorn.access", "django.server"})
 
 
 class RepeatsOnce(logging.Filter):
@@ -24,6 +28,8 @@ class RepeatsOnce(logging.Filter):
         self.seen: dict[tuple[str, int, str], list[float]] = {}  # line: [first written, repeats]
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.name in ACCESS:
+            return True
         line = (record.name, record.levelno, record.getMessage())
         now = self.clock()
         seen = self.seen.get(line)

@@ -52,3 +52,14 @@ def test_it_remembers_a_bounded_number_of_lines():
     repeats = RepeatsOnce(clock=Clock())
     written([record("line %d", n) for n in range(KEPT * 10)], repeats)
     assert len(repeats.seen) == KEPT
+
+
+def test_access_lines_are_never_held_back_even_when_they_repeat():
+    """An access log counts requests: the same request a hundred times is a hundred lines."""
+    repeats = RepeatsOnce(clock=Clock())
+    same = '127.0.0.1 "GET /c/[key]/g/1/version?v=3 HTTP/1.1" 204'
+    for name in ("gunicorn.access", "django.server"):
+        lines = [record(same, level=logging.INFO, name=name) for _ in range(100)]
+        assert written(lines, repeats) == [same] * 100
+    # Any other line that repeats is still written once.
+    assert len(written([record(same) for _ in range(100)], repeats)) == 1
