@@ -46,6 +46,7 @@ from .rules.game import (
     Step,
     advance,
     describe_changes,
+    first_dealer_again,
     seat_places,
     seat_results,
     stored_state,
@@ -428,7 +429,7 @@ def next_game(game: Game) -> Game:
     for the one a phone makes (``play_again``): the phone draws this game's page without a
     connection from it."""
     players = [seat.player for seat in game.seat_list]
-    first = (game.first_dealer + 1) % len(players)
+    first = first_dealer_again(game.rules, game.state, game.first_dealer)
     return _new_game(
         game.club, players, first, game.rules, game.preset, game.mode, next_game_id(game)
     )

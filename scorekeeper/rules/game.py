@@ -280,6 +280,17 @@ def start(rules: RuleSet, names: Sequence[str], first_dealer: int) -> GameState:
     )
 
 
+def first_dealer_again(rules: RuleSet, state: GameState, first_dealer: int) -> int:
+    """Who deals the first hand when the table plays again (the rules'
+    ``first_dealer_again``): the seat on the left of who dealt first, or the game's first
+    loser, who went out first (several in one round: the first of them in seat order)."""
+    left = (first_dealer + 1) % len(state.names)
+    if rules.first_dealer_again != "first_out":
+        return left
+    went_out = [(round, seat) for seat, round in enumerate(state.out_in) if round is not None]
+    return min(went_out)[1] if went_out else left
+
+
 def _hand(round: RoundInput, seat: int) -> tuple[Any, ...] | None:
     if not round.hands:
         return None

@@ -153,6 +153,8 @@ def showdown(state: RoundState, knocker: str | None, tops: tuple[str, ...] = ())
         state.story.append(_("Everyone still in showed 31, so no hand is lower."))
         return
     lowest = lowest_of(state, tops)
+    if void_tie(state, lowest):
+        return
     if knocker is None or knocker not in lowest:
         for name in lowest:
             if len(lowest) == 1:
@@ -168,6 +170,16 @@ def showdown(state: RoundState, knocker: str | None, tops: tuple[str, ...] = ())
         knocker_alone_lowest(state, knocker)
         return
     _knocker_tied(state, knocker, others)
+
+
+def void_tie(state: RoundState, lowest: list[str]) -> bool:
+    """Whether a tie for lowest voids the hand (the rules' ``lowest_tie``): then nobody loses,
+    the knocker included, and the story says so."""
+    if len(lowest) < 2 or state.rules.lowest_tie != "void":
+        return False
+    state.void = True
+    state.story.append(_("A tie for lowest voids the hand: nobody loses."))
+    return True
 
 
 # What the rules do to a knocker lives here alone: every ending that has a knocker (a knock, a
@@ -188,7 +200,7 @@ def knocker_beaten(state: RoundState, knocker: str) -> None:
     """After the showdown, a knocker whose hand someone beat loses the rules' ``knocker_beaten``
     more, lowest or not."""
     more = state.rules.knocker_beaten
-    if not more or not _beaten(state, knocker):
+    if not more or state.void or not _beaten(state, knocker):
         return
     before = state.losses.get(knocker, 0)
     if before:

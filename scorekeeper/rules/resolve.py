@@ -137,7 +137,8 @@ def _after(state: RoundState, seat: Seat) -> tuple[int, str]:
     lives = seat.lives - lost
     if lives > 0:
         return lives, Status.IN
-    if lives == 0 and state.rules.last_chance is not None:
+    rules = state.rules
+    if rules.last_chance is not None and (lives == 0 or rules.more_than_left == "last_chance"):
         return 0, Status.COUNTY
     return 0, Status.OUT
 

@@ -133,6 +133,7 @@ class RoundState:
     unusual: bool = False  # counted by hand as no round of these rules gives
     winners: list[str] = field(default_factory=list)  # a hand played for a pot: who takes it
     stopped: bool = False  # a game played for a pot: the table ends it here
+    void: bool = False  # a tie for lowest voided the hand (``lowest_tie``): nobody loses
 
     @property
     def seats(self) -> dict[str, Seat]:

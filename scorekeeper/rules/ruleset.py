@@ -205,6 +205,20 @@ class RuleSet:
         since=3,
         form="lives",
     )
+    lowest_tie: str = switch(
+        gettext_noop("A tie for the lowest hand"),
+        gettext_noop(
+            "What happens when several players tie for the lowest hand at a showdown (after "
+            "the tie break, where the rules have one)."
+        ),
+        {
+            "all_lose": gettext_noop("Everyone tied for lowest loses"),
+            "void": gettext_noop("Nobody loses: the hand is void"),
+        },
+        default="all_lose",
+        since=6,
+        form="lives",
+    )
     thirty_one: str = switch(
         gettext_noop("A 31 shown in play"),
         gettext_noop("What a player showing 31 during play does."),
@@ -321,6 +335,20 @@ class RuleSet:
         default=None,
         form="lives",
     )
+    more_than_left: str = switch(
+        gettext_noop("Losing more lives than are left"),
+        gettext_noop(
+            "What happens to a player with lives left who loses more than they have (2 with 1 "
+            "left, say), where the rules have a last chance."
+        ),
+        {
+            "out": gettext_noop("Out at once"),
+            "last_chance": gettext_noop("The fall stops at the last chance"),
+        },
+        default="out",
+        since=6,
+        form="lives",
+    )
     next_dealer: str = switch(
         gettext_noop("Next dealer"),
         gettext_noop("Who deals the next round."),
@@ -333,6 +361,20 @@ class RuleSet:
             ),
         },
         default="left",
+        form="lives",
+    )
+    first_dealer_again: str = switch(
+        gettext_noop("First dealer of the next game"),
+        gettext_noop("Who deals the first hand when the table plays again."),
+        {
+            "left": gettext_noop("The player on the left of who dealt first this game"),
+            "first_out": gettext_noop(
+                "The game's first loser: who went out first (several in one round: the first "
+                "of them in seat order)"
+            ),
+        },
+        default="left",
+        since=6,
         form="lives",
     )
     all_out: str = switch(
@@ -599,6 +641,22 @@ class RuleSet:
             said["unshown_31"] = _(
                 "a second 31 made on the last turn after a 31 was shown counts as 30: it was "
                 "not shown at once"
+            )
+        if self.lowest_tie == "void":
+            # The family rule on hobbylark's "Stop the Bus" says only that a tie costs nobody.
+            said["lowest_tie"] = _(
+                "a void hand costs nobody anything, the knocker included (a knocker tied for "
+                "lowest or beaten loses nothing), at every showdown: after a knock, a second "
+                "knock, a 31 or the stock running out"
+            )
+        if self.more_than_left == "last_chance" and self.last_chance is None:
+            said["more_than_left"] = _(
+                "these rules have no last chance, so a player who loses more than they have is out"
+            )
+        if self.first_dealer_again == "first_out":
+            said["first_dealer_again"] = _(
+                "a game that ends with nobody out (after a set number of rounds) passes the "
+                "first deal to the left"
             )
         if self.second_knock:
             said["second_knock"] = _(

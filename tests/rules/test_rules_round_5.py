@@ -117,3 +117,135 @@ def test_an_ending_of_the_other_way_of_playing_is_named_by_its_words():
     with pytest.raises(RoundError) as refused:
         play("widow", seats, "knock", knocker="Ann")
     assert "(“a knock and a showdown”)" in str(refused.value)
+
+
+# ---- lowest_tie: a tie for lowest voids the hand (a family rule on "Stop the Bus") -------------
+
+TIED_LOW = [seat("Ann", "KH 10H 2C"), seat("Ben", "KS 10S 3D"), seat("Cat", "AC KC 9C")]
+
+
+def test_a_tie_for_lowest_costs_everyone_tied_unless_the_table_voids_it():
+    # Ann knocks with 20 and Ben has 20: scat's knocker is safe in a tie, Ben loses 1.
+    assert play("scat", TIED_LOW, knocker="Cat").losses == {"Ann": 1, "Ben": 1}
+    result = play("scat", TIED_LOW, knocker="Cat", lowest_tie="void")
+    assert result.losses == {}
+    assert result.explanation[1:3] == (
+        "Ann and Ben tie for lowest with 20.",
+        "A tie for lowest voids the hand: nobody loses.",
+    )
+    assert after(result) == {"Ann": (3, "in"), "Ben": (3, "in"), "Cat": (3, "in")}
+
+
+def test_a_void_hand_costs_a_tied_or_beaten_knocker_nothing_as_our_reading():
+    voided = play("kitchen-table", TIED_LOW, knocker="Ann", lowest_tie="void", knocker_beaten=1)
+    assert voided.losses == {}
+    # A tie the tie break settles is no tie: the lowest loses as ever.
+    unequal = [seat("Ann", "AH 7H 2C"), seat("Ben", "KS 8S 3D"), seat("Cat", "AC KC 9C")]
+    broken = play("scat", unequal, knocker="Cat", lowest_tie="void", tie_break="highest_card")
+    assert broken.losses == {"Ben": 1}
+    card = {row["name"]: row for row in rules_for("scat", lowest_tie="void").describe()}
+    assert card["lowest_tie"]["our_reading"]
+    assert "the knocker included" in card["lowest_tie"]["reading"]
+    assert card["lowest_tie"]["words"] == "Nobody loses: the hand is void"
+
+
+def test_a_void_tie_after_a_second_knock_too():
+    result = play(
+        "scat",
+        TIED_LOW,
+        "second_knock",
+        knocker="Cat",
+        shown_by=("Ann",),
+        second_knock=True,
+        lowest_tie="void",
+    )
+    assert result.losses == {}
+
+
+# ---- more_than_left: a fall that stops at the last chance (a softer table) -------------------
+
+
+def test_losing_two_with_one_life_left_stops_at_the_last_chance_where_the_table_says_so():
+    seats = [seat("Ann", "KH 9H 2C", lives=1), seat("Ben", "AS KS 9S"), seat("Cat", "AC KC 9C")]
+    # Scat: Ann knocks and is alone at the bottom, 2 lives with 1 left: out.
+    assert after(play("scat", seats, knocker="Ann"))["Ann"] == (0, "out")
+    soft = play("scat", seats, knocker="Ann", more_than_left="last_chance")
+    assert after(soft)["Ann"] == (0, "county")
+    assert "Ann is now on the county." in soft.explanation
+    # Already on the county, the next loss puts a player out as ever.
+    on_it = [seat("Ann", "KH 9H 2C", lives=0), *seats[1:]]
+    assert after(play("scat", on_it, knocker="Ann", more_than_left="last_chance"))["Ann"] == (
+        0,
+        "out",
+    )
+
+
+def test_without_a_last_chance_more_than_left_is_out_as_our_reading():
+    seats = [seat("Ann", "KH 9H 2C", lives=1), seat("Ben", "AS KS 9S"), seat("Cat", "AC KC 9C")]
+    result = play("scat", seats, knocker="Ann", last_chance=None, more_than_left="last_chance")
+    assert after(result)["Ann"] == (0, "out")
+    card = {
+        row["name"]: row
+        for row in rules_for("scat", last_chance=None, more_than_left="last_chance").describe()
+    }
+    assert card["more_than_left"]["our_reading"]
+
+
+# ---- first_dealer_again: the game's first loser deals the next game's first hand --------------
+
+
+def test_the_first_player_out_deals_first_when_the_table_plays_again():
+    from scorekeeper.rules.game import first_dealer_again
+
+    rules = rules_for("friendly", lives=1, first_dealer_again="first_out")
+    names = ["Ann", "Ben", "Cat", "Dan"]
+    # Round 1: Cat out; round 2: Ben out; Ann wins. Ann dealt first.
+    state, _steps = replay(
+        rules,
+        names,
+        0,
+        [
+            RoundInput("knock", knocker=0, lowest=(2,)),
+            RoundInput("knock", knocker=0, lowest=(1,)),
+            RoundInput("knock", knocker=0, lowest=(3,)),
+        ],
+    )
+    assert state.game_over and state.winner == "Ann"
+    assert first_dealer_again(rules, state, 0) == 2  # Cat went out first
+    left = rules_for("friendly", lives=1)
+    assert first_dealer_again(left, state, 0) == 1  # the player on Ann's left
+    # Two out in one round: the first of them in seat order.
+    both, _ = replay(rules, names, 0, [RoundInput("knock", knocker=0, lowest=(3, 1))])
+    assert first_dealer_again(rules, both, 0) == 1
+
+
+# ---- the new switches in German ------------------------------------------------------------
+
+
+def test_the_new_switches_speak_german():
+    import gettext
+    from pathlib import Path
+
+    from scorekeeper.rules.words import speaking
+
+    german = gettext.translation(
+        "django", Path(__file__).resolve().parents[2] / "locale", languages=["de"]
+    )
+    with speaking(german):
+        voided = play("scat", TIED_LOW, knocker="Cat", lowest_tie="void")
+        card = {
+            row["name"]: row
+            for row in rules_for(
+                "scat",
+                lowest_tie="void",
+                first_dealer_again="first_out",
+                last_chance=None,
+                more_than_left="last_chance",
+            ).describe()
+        }
+    assert "Gleichstand unten: die Hand gilt nicht, niemand verliert." in voided.explanation
+    for name in ("lowest_tie", "more_than_left", "first_dealer_again"):
+        row = card[name]
+        english = {r["name"]: r for r in rules_for("scat").describe()}[name]
+        assert row["label"] != english["label"] and row["help"] != english["help"], name
+        assert row["reading"] and "the " not in row["reading"], (name, row["reading"])

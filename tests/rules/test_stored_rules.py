@@ -28,6 +28,9 @@ VERSION_4 = VERSION_3 | {"form", "ante", "widow_swap"}
 # Version 5: cards of one rank that add up (Board Game Arena); ``highest_in_hand`` reads as its
 # source (the highest card only), and a game stored before plays ``highest_in_hand_then_next``.
 VERSION_5 = VERSION_4 | {"same_rank"}
+# Version 6: a tie for lowest that voids the hand, a fall that stops at the last chance, and
+# who deals first when the table plays again.
+VERSION_6 = VERSION_5 | {"lowest_tie", "more_than_left", "first_dealer_again"}
 
 SWITCHES_OF_VERSION = {
     1: VERSION_1,
@@ -35,6 +38,7 @@ SWITCHES_OF_VERSION = {
     3: VERSION_3,
     4: VERSION_4,
     5: VERSION_5,
+    6: VERSION_6,
 }
 
 # A schwimmen game as versions 1 and 2 stored it, word for word.
@@ -75,6 +79,10 @@ STORED = {
          "middle": "widow"}],
     5: [{**KITCHEN_TABLE_3, "form": "lives", "ante": 1, "widow_swap": "one",
          "same_rank": "adds", "tie_break": "highest_in_hand"}],
+    6: [{**KITCHEN_TABLE_3, "form": "lives", "ante": 1, "widow_swap": "one",
+         "same_rank": "adds", "tie_break": "highest_in_hand", "lowest_tie": "void",
+         "more_than_left": "last_chance", "first_dealer_again": "first_out",
+         "last_chance": "county"}],
 }  # fmt: skip
 
 

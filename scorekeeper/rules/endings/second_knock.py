@@ -4,7 +4,7 @@ knocker, then the second."""
 
 from __future__ import annotations
 
-from ..lowest import knocker_alone_lowest, knocker_beaten, lowest_of
+from ..lowest import knocker_alone_lowest, knocker_beaten, lowest_of, void_tie
 from ..round import RoundState
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop
@@ -45,6 +45,8 @@ class SecondKnock(Ending):
 
     def _lowest_lose(self, state: RoundState, first: str, second: str) -> None:
         lowest = lowest_of(state, ())
+        if void_tie(state, lowest):
+            return
         if len(lowest) == 1:
             (name,) = lowest
             if name == first:
