@@ -78,19 +78,33 @@ def rules_card_pdf(
         pdf.style(9.5)
         pdf.multi_cell(width, 4.6, pdf.say(description), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
-    # Sized to fit: the smallest of a few type sizes that still leaves the page's foot free.
-    for size in (9.5, 9, 8.5, 8, 7.5, 7):
-        if _card_height(pdf, card, width, size) < pdf.h - pdf.get_y() - 14:
+    # Sized to fit, leaving the page's foot free: one column at the largest of a few type
+    # sizes that fits; where none does (a rule set of many switches), two columns.
+    room, top = pdf.h - pdf.get_y() - 14, pdf.get_y()
+    columns: list[Sequence[dict[str, Any]]] = [card]
+    column_width = width
+    for size in (9.5, 9, 8.5, 8):
+        if sum(_row_heights(pdf, card, width, size)) < room:
             break
+    else:
+        column_width = (width - COLUMN_GAP) / 2
+        for size in (9, 8.5, 8, 7.5, 7, 6.5):
+            heights = _row_heights(pdf, card, column_width, size)
+            split = _balanced_split(heights)
+            if max(sum(heights[:split]), sum(heights[split:])) < room:
+                break
+        columns = [card[:split], card[split:]]
     line = size * 0.47
-    for row in card:
-        pdf.style(size, bold=True)
-        label = row["label"] + (_(" (our reading)") if row["our_reading"] else "")
-        pdf.multi_cell(width, line, pdf.say(label), new_x="LMARGIN", new_y="NEXT")
-        pdf.style(size)
-        pdf.multi_cell(width, line, pdf.say(_row_words(row)), new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(0.6)
-    pdf.set_y(pdf.h - 12)
+    for i, rows in enumerate(columns):
+        pdf.set_xy(pdf.l_margin + i * (column_width + COLUMN_GAP), top)
+        for row in rows:
+            pdf.style(size, bold=True)
+            label = row["label"] + (_(" (our reading)") if row["our_reading"] else "")
+            pdf.multi_cell(column_width, line, pdf.say(label), new_x="LEFT", new_y="NEXT")
+            pdf.style(size)
+            pdf.multi_cell(column_width, line, pdf.say(_row_words(row)), new_x="LEFT", new_y="NEXT")
+            pdf.set_xy(pdf.get_x(), pdf.get_y() + 0.6)
+    pdf.set_xy(pdf.l_margin, pdf.h - 12)
     pdf.style(7.5)
     pdf.cell(
         width,
@@ -114,9 +128,16 @@ def _row_words(row: dict[str, Any]) -> str:
     return row["words"] + " " + _("(our reading: %(reading)s)") % {"reading": row["reading"]}
 
 
-def _card_height(pdf: Sheet, card: Sequence[dict[str, Any]], width: float, size: float) -> float:
-    height = 0.0
+COLUMN_GAP = 6  # mm between the two columns of a long rules card
+
+
+def _row_heights(
+    pdf: Sheet, card: Sequence[dict[str, Any]], width: float, size: float
+) -> list[float]:
+    """Each card row's height at this width and type size."""
+    heights = []
     for row in card:
+        height = 0.6
         for text, bold in ((row["label"] + _(" (our reading)"), True), (_row_words(row), False)):
             pdf.style(size, bold)
             lines = cast(
@@ -124,8 +145,17 @@ def _card_height(pdf: Sheet, card: Sequence[dict[str, Any]], width: float, size:
                 pdf.multi_cell(width, size * 0.47, pdf.say(text), dry_run=True, output="LINES"),
             )
             height += len(lines) * size * 0.47
-        height += 0.6
-    return height
+        heights.append(height)
+    return heights
+
+
+def _balanced_split(heights: Sequence[float]) -> int:
+    """Where to break the rows into two columns of the most even heights, in their order."""
+    return min(
+        range(1, len(heights)),
+        key=lambda i: max(sum(heights[:i]), sum(heights[i:])),
+        default=len(heights),
+    )
 
 
 @dataclass
