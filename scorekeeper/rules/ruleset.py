@@ -484,6 +484,16 @@ class RuleSet:
         return best
 
     @property
+    def three_aces_worth(self) -> Fraction | None:
+        """What three aces are worth as a hand of their own: their value, 33 where aces join
+        any suit, or three of a kind's; None where they count as one card."""
+        if self.three_aces is not None:
+            return Fraction(self.three_aces)
+        if self.aces_wild:
+            return Fraction(33)
+        return None if self.three_of_a_kind is None else Fraction(self.three_of_a_kind)
+
+    @property
     def middle_cards(self) -> int:
         """Cards face up in the middle after the deal: the discard pile's first, or three."""
         return 1 if self.middle == "discard_pile" else 3
@@ -577,11 +587,11 @@ class RuleSet:
                 _("a 31 cannot lose its value for not being shown when showing 31 does nothing"),
                 "unshown_31",
             )
-        if self.three_aces_fire and self.three_aces is None and not self.aces_wild:
+        if self.three_aces_fire and self.three_aces_worth is None:
             raise RulesError(
                 _(
                     "three aces can only end the round as fire when they have a value of their "
-                    "own (32 or 33)"
+                    "own (32 or 33) or count as three of a kind (30 or 30.5)"
                 ),
                 "three_aces_fire",
             )
@@ -657,6 +667,12 @@ class RuleSet:
             said["first_dealer_again"] = _(
                 "a game that ends with nobody out (after a set number of rounds) passes the "
                 "first deal to the left"
+            )
+        if self.three_aces_fire and self.three_aces is None and not self.aces_wild:
+            # github.com/spossner's engine plays it: three aces at 30.5 that end the round.
+            said["three_aces_fire"] = _(
+                "three aces are fire at the value of three of a kind: shown, they end the round "
+                "at once, though a 31 would beat them at a showdown"
             )
         if self.second_knock:
             said["second_knock"] = _(

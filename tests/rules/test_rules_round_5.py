@@ -249,3 +249,34 @@ def test_the_new_switches_speak_german():
         english = {r["name"]: r for r in rules_for("scat").describe()}[name]
         assert row["label"] != english["label"] and row["help"] != english["help"], name
         assert row["reading"] and "the " not in row["reading"], (name, row["reading"])
+
+
+# ---- three aces at 30.5 that are still fire (github.com/spossner's engine) -------------------
+
+
+def test_three_aces_at_three_of_a_kinds_value_may_be_fire():
+    rules = {"three_of_a_kind": "30.5", "three_aces": None, "three_aces_fire": True}
+    seats = [seat("Ann", "AH AS AD"), seat("Ben", "KS QS JS"), seat("Cat", "9C 8C 2D")]
+    result = play("kitchen-table", seats, "three_aces", shown_by=("Ann",), **rules)
+    assert result.losses == {"Ben": 1, "Cat": 1}
+    assert "Ann showed three aces (fire)." in result.explanation
+    assert "A♥ A♠ A♦: three aces count 30.5 as three of a kind (fire)" in (
+        result.hands["Ann"].explanation
+    )
+    # By value alone, as a table that does not enter cards.
+    by_value = [seat("Ann", value=30.5), seat("Ben", value=30), seat("Cat", value=17)]
+    assert play("kitchen-table", by_value, "three_aces", shown_by=("Ann",), **rules).losses == {
+        "Ben": 1,
+        "Cat": 1,
+    }
+    card = {row["name"]: row for row in rules_for("kitchen-table", **rules).describe()}
+    assert card["three_aces_fire"]["our_reading"]
+    assert "a 31 would beat them" in card["three_aces_fire"]["reading"]
+
+
+def test_three_aces_worth_one_card_are_never_fire():
+    from scorekeeper.rules.switches import RulesError
+
+    with pytest.raises(RulesError, match="count as three of a kind") as refused:
+        rules_for("scat", three_aces_fire=True)
+    assert refused.value.field.endswith("three_aces_fire")

@@ -34,7 +34,7 @@ class ThreeAces(Ending):
             return
         hand = state.hands.get(name)
         aces = hand is not None and all(card.rank == "A" for card in hand.cards)
-        if not aces and not (hand is None and state.values[name] == state.rules.best_hand):
+        if not aces and not (hand is None and state.values[name] == state.rules.three_aces_worth):
             raise RoundError(_("%(name)s does not hold three aces") % {"name": name}, "shown_by")
 
     def score(self, state: RoundState) -> None:
