@@ -120,14 +120,14 @@ def _explain_special(cards: tuple[Card, ...], value: Fraction, rules: RuleSet) -
         if rules.three_aces_fire:
             return _("%(cards)s: three aces count %(value)s (fire)") % said
         return _("%(cards)s: three aces count %(value)s") % said
-    said = _("%(cards)s: %(three)s count %(value)s as three of a kind") % {
+    kind = _("%(cards)s: %(three)s count %(value)s as three of a kind") % {
         "cards": _cards(cards),
         "three": three_of(rank),
         "value": points(value),
     }
     if rank == "A" and rules.three_aces_fire:
-        return _("%(said)s (fire)") % {"said": said}
-    return said
+        return _("%(said)s (fire)") % {"said": kind}
+    return kind
 
 
 def _explain_suit(
