@@ -187,12 +187,7 @@ def add_player(club: Club, name: str) -> Player:
             # players at once can neither pass the limit nor share a colour.
             _lock_club(club.pk)
             others = list(club.players.values_list("colour", "initials", "retired"))
-            if len(others) >= most:
-                raise InputError(
-                    _("a club has at most %(most)s players")
-                    % {"most": number_format(most, force_grouping=True)},
-                    "name",
-                )
+            _refuse_past(len(others), most, _("a club has at most %(most)s players"), "name")
             colour = free_colour(c for c, _i, retired in others if c is not None and not retired)
             initials = initials_for(name, [i for _c, i, _r in others if i])
             return club.players.create(
@@ -200,6 +195,13 @@ def add_player(club: Club, name: str) -> Player:
             )
     except IntegrityError:
         raise name_taken(name) from None
+
+
+def _refuse_past(count: int, most: int, said: str, field: str) -> None:
+    """A club's limit (players, games, seasons), counted under the club's lock: refused at
+    ``most``, naming the limit."""
+    if count >= most:
+        raise InputError(said % {"most": number_format(most, force_grouping=True)}, field)
 
 
 def _lock_club(pk: Any) -> None:
@@ -273,12 +275,12 @@ def add_season(club: Club, name: str, starts: date, ends: date) -> Season:
     try:
         with writing():
             _lock_club(club.pk)
-            if club.seasons.count() >= most:
-                raise InputError(
-                    _("a club counts at most %(most)s seasons: stop counting an old one first")
-                    % {"most": number_format(most, force_grouping=True)},
-                    "name",
-                )
+            _refuse_past(
+                club.seasons.count(),
+                most,
+                _("a club counts at most %(most)s seasons: stop counting an old one first"),
+                "name",
+            )
             return club.seasons.create(name=name, starts=starts, ends=ends)
     except IntegrityError:
         raise InputError(_("the club has a season of that name already"), "name") from None
@@ -362,12 +364,12 @@ def start_game(
     with writing():
         # Counted under the club's lock: games started at the same moment cannot pass the limit.
         _lock_club(club.pk)
-        if club.games.count() >= most:
-            raise InputError(
-                _("a club keeps at most %(most)s games: delete old ones (and empty the bin) first")
-                % {"most": number_format(most, force_grouping=True)},
-                "players",
-            )
+        _refuse_past(
+            club.games.count(),
+            most,
+            _("a club keeps at most %(most)s games: delete old ones (and empty the bin) first"),
+            "players",
+        )
         try:
             players = [s if isinstance(s, Player) else player_for(club, s) for s in seats]
         except InputError as refusal:

@@ -201,26 +201,31 @@ def test_a_club_file_keeps_its_players_marks():
     assert [(p.name, p.colour, p.initials) for p in copy.players.all()] == [("Ana", 7, "Q")]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_players_stored_before_marks_get_distinct_ones(to_the_latest_migrations_after):
+def models_at_0019():
+    """The database migrated back to 0019 (before marks); its Club and Player models."""
     before = [("scorekeeper", "0019_names_without_format_characters")]
-    after = [("scorekeeper", "0020_player_marks")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     apps = executor.loader.project_state(before).apps
-    OldClub, OldPlayer = (
-        apps.get_model("scorekeeper", "Club"),
-        apps.get_model("scorekeeper", "Player"),
-    )
+    return apps.get_model("scorekeeper", "Club"), apps.get_model("scorekeeper", "Player")
+
+
+def to_0020():
+    executor = MigrationExecutor(connection)
+    executor.migrate([("scorekeeper", "0020_player_marks")])
+    executor.loader.build_graph()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_players_stored_before_marks_get_distinct_ones(to_the_latest_migrations_after):
+    OldClub, OldPlayer = models_at_0019()
     for n in range(2):
         club = OldClub.objects.create(
             name=f"Club {n}", key_hash=f"{n}" * 64, view_key_hash=f"v{n}" * 32
         )
         for name in ("Ann", "Anna", "Ben", "Theo Schwarz"):
             OldPlayer.objects.create(club=club, name=name, name_key=name.casefold())
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    executor.loader.build_graph()
+    to_0020()
     for club in Club.objects.all():
         marks = list(
             Player.objects.filter(club=club).order_by("pk").values_list("colour", "initials")
@@ -260,20 +265,10 @@ def test_a_club_file_of_such_names_imports():
 @pytest.mark.django_db(transaction=True)
 def test_migration_0020_marks_120_players_of_one_name(to_the_latest_migrations_after):
     """An instance stopped at 0019 with 120 players named "Guest 1"…"Guest 120" upgrades."""
-    before = [("scorekeeper", "0019_names_without_format_characters")]
-    after = [("scorekeeper", "0020_player_marks")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    apps = executor.loader.project_state(before).apps
-    OldClub, OldPlayer = (
-        apps.get_model("scorekeeper", "Club"),
-        apps.get_model("scorekeeper", "Player"),
-    )
+    OldClub, OldPlayer = models_at_0019()
     club = OldClub.objects.create(name="Guests", key_hash="g" * 64, view_key_hash="w" * 64)
     for n in range(1, 121):
         OldPlayer.objects.create(club=club, name=f"Guest {n}", name_key=f"guest {n}")
-    executor = MigrationExecutor(connection)
-    executor.migrate(after)
-    executor.loader.build_graph()
+    to_0020()
     initials = list(Player.objects.values_list("initials", flat=True))
     assert len(initials) == 120 and len({i.casefold() for i in initials}) == 120
