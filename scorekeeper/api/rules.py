@@ -90,5 +90,6 @@ def showdown_values(payload: ShowdownIn) -> tuple[RuleSet, Table, Outcome]:
         tuple(payload.shown_by),
         None if payload.lowest is None else tuple(payload.lowest),
         payload.choice,
+        winners=None if payload.winners is None else tuple(payload.winners),
     )
     return rules, Table(tuple(seats), dealer=payload.dealer, pot=payload.pot), outcome

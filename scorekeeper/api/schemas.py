@@ -350,6 +350,11 @@ class ShowdownIn(Strict):
     lowest: Names | None = Field(
         None, description="The lowest players named by the table, instead of entering hands"
     )
+    winners: Names | None = Field(
+        None,
+        description="Who had the top hand (where everyone but the top hand loses) or won the "
+        "pot, named by the table instead of entering hands",
+    )
     dealer: Name | None = Field(None, description="Who dealt this round; needed for next_dealer")
     pot: Annotated[
         int,
@@ -425,8 +430,9 @@ class RoundIn(Strict):
     lowest: Names | None = None
     winners: Names | None = Field(
         None,
-        description="A hand played for a pot (ending “highest”): who won it, named by the "
-        "table instead of entering hands; several share it",
+        description="A hand played for a pot (ending “highest”): who won it; where everyone "
+        "but the top hand loses (“showdown_loses”), who had the top hand. Named by the table "
+        "instead of entering hands; several share it",
     )
     hands: Annotated[dict[Name, Cards], Field(max_length=20)] | None = Field(
         None, description="Everyone's cards, by name, instead of naming the lowest"

@@ -47,7 +47,10 @@ class Chart:
 
 
 def lives_chart(
-    points: Sequence[tuple[int, GameState]], marks: Sequence[Mark], last_chance: str = ""
+    points: Sequence[tuple[int, GameState]],
+    marks: Sequence[Mark],
+    last_chance: str = "",
+    out: str = "",
 ) -> Chart:
     """Each player's level (``rounds.level``) at the start and after the rounds of ``points``
     (every round of a short game, at most a hundred of a long one: ``lives_over_rounds``), each
@@ -58,7 +61,7 @@ def lives_chart(
     rounds = numbers[-1]
     top = max(max(row) for row in history) or 1
     bottom = -1
-    words = {-1: pgettext("status", "out"), 0: last_chance or "0"}
+    words = {-1: out or pgettext("status", "out"), 0: last_chance or "0"}
     # The numbers of lives on the left; the words ("on the county", "out") inside the plot, above
     # their lines, so that the plot keeps the width of the phone.
     pad_left = PAD_LEFT

@@ -118,13 +118,9 @@ def picture(game: Game, marks: Sequence[Mark], theme_name: str = "light") -> byt
     if state.coins:
         _coins_chart(draw, points, marks, theme)
     else:
-        _lives_chart(
-            draw,
-            points,
-            marks,
-            theme,
-            game.rules.status_label(Status.COUNTY) if game.rules.last_chance else "",
-        )
+        last_chance = game.rules.status_label(Status.COUNTY) if game.rules.last_chance else ""
+        out = game.rules.status_label(Status.OUT)
+        _lives_chart(draw, points, marks, theme, last_chance, out)
     _places(draw, state, marks, theme)
     kept = io.BytesIO()
     info = PngInfo()
@@ -180,11 +176,11 @@ def _lines(
         _mark(draw, mark, x, y, END_MARK, theme)
 
 
-def _lives_chart(draw, points, marks, theme, last_chance: str) -> None:
+def _lives_chart(draw, points, marks, theme, last_chance: str, out: str) -> None:
     rows = [[level(state, seat) for seat in range(len(state.names))] for _n, state in points]
     top = max(max(row) for row in rows) or 1
     levels = [(v, str(v)) for v in range(1, top + 1)]
-    levels += [(0, last_chance or "0"), (-1, pgettext("status", "out"))]
+    levels += [(0, last_chance or "0"), (-1, out)]
     _axes(draw, levels, top, -1, theme)
     _lines(draw, rows, [n for n, _state in points], marks, theme, top, -1)
 

@@ -189,8 +189,23 @@ def check_outcome(state: RoundState) -> Ending:
         )
     if ending.form != rules.form:
         raise RoundError(_wrong_form(rules, ending), "ending")
-    if outcome.winners is not None and not ending.asks_winners:
-        raise RoundError(_("only a hand played for a pot has winners to name"), "winners")
+    if outcome.winners is not None and "winners" not in ending.asks(rules):
+        if rules.played_for_pot or rules.showdown_loses != "all_but_top":
+            raise RoundError(_("only a hand played for a pot has winners to name"), "winners")
+        raise RoundError(
+            _("the top hand is named only at a showdown with nobody's 31 shown"), "winners"
+        )
+    if (
+        outcome.lowest is not None
+        and rules.showdown_loses == "all_but_top"
+        and not rules.played_for_pot
+    ):
+        raise RoundError(
+            _(
+                "under these rules everyone but the top hand loses: name the top hand, not the lowest"
+            ),
+            "lowest",
+        )
     if ending.by_hand:
         ending.check(state)
         return ending
@@ -295,5 +310,10 @@ def _check_lowest(state: RoundState) -> None:
 
 
 def _check_winners(state: RoundState) -> None:
-    said = _("%(name)s is out, so cannot win the pot")
-    _check_named(state, state.outcome.winners, "winners", _("name who won the pot"), said)
+    if state.rules.played_for_pot:
+        said = _("%(name)s is out, so cannot win the pot")
+        none = _("name who won the pot")
+    else:
+        said = _("%(name)s is out, so cannot have the top hand")
+        none = _("name who had the top hand")
+    _check_named(state, state.outcome.winners, "winners", none, said)

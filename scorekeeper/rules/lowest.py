@@ -152,6 +152,9 @@ def showdown(state: RoundState, knocker: str | None, tops: tuple[str, ...] = ())
         # Our reading: every player still in showed the top hand, so no hand is lower.
         state.story.append(_("Everyone still in showed 31, so no hand is lower."))
         return
+    if state.rules.showdown_loses == "all_but_top":
+        all_but_top(state, tops)
+        return
     lowest = lowest_of(state, tops)
     if void_tie(state, lowest):
         return
@@ -170,6 +173,59 @@ def showdown(state: RoundState, knocker: str | None, tops: tuple[str, ...] = ())
         knocker_alone_lowest(state, knocker)
         return
     _knocker_tied(state, knocker, others)
+
+
+def all_but_top(state: RoundState, tops: tuple[str, ...]) -> None:
+    """Everyone below the top hand loses a life (gamepoint's showdown), the knocker too: ``tops``
+    showed it (a 31), or the table names it, or the cards find it."""
+    top = list(tops) if tops else top_of(state)
+    for name in state.playing:
+        if name not in top:
+            state.lose(name, 1, _("everyone but the top hand loses"))
+
+
+def top_of(state: RoundState) -> list[str]:
+    """The players with the top hand: named by the table, or found from the hands entered
+    (tied for top is the top hand). When every hand is known, the cards decide, and a table
+    that named others is told so."""
+    named = state.outcome.winners
+    missing = [
+        seat for seat in state.table.players if seat.playing and seat.name not in state.values
+    ]
+    if named is not None and missing:
+        state.story.append(_("The table named %(names)s the top hand.") % {"names": _names(named)})
+        return list(named)
+    if missing:
+        i = state.table.players.index(missing[0])
+        raise RoundError(
+            _("enter %(name)s's cards or value, or name who had the top hand")
+            % {"name": missing[0].name},
+            "cards",
+            seat=i,
+        )
+    values = counted(state, ())
+    for name in state.playing:
+        if values[name] != state.values[name]:
+            state.story.append(
+                _("%(name)s's 31 was not shown at once, so it counts as 30.") % {"name": name}
+            )
+    high = max(values.values())
+    top = [name for name in state.playing if values[name] == high]
+    if named is not None and set(top) != set(named):
+        raise RoundError(
+            _(
+                "the cards entered make %(found)s the top hand, not %(named)s: correct the cards "
+                "or the top hand"
+            )
+            % {"found": _names(top), "named": _names(named)},
+            "winners",
+        )
+    said = {"names": _names(top), "value": points(high)}
+    if len(top) == 1:
+        state.story.append(_("%(names)s has the top hand, %(value)s.") % said)
+    else:
+        state.story.append(_("%(names)s tie for the top hand with %(value)s.") % said)
+    return top
 
 
 def void_tie(state: RoundState, lowest: list[str]) -> bool:
@@ -198,11 +254,18 @@ def knocker_alone_lowest(state: RoundState, knocker: str) -> None:
 
 def knocker_beaten(state: RoundState, knocker: str) -> None:
     """After the showdown, a knocker whose hand someone beat loses the rules' ``knocker_beaten``
-    more, lowest or not."""
-    more = state.rules.knocker_beaten
-    if not more or state.void or not _beaten(state, knocker):
+    more, lowest or not; or, ``in_all``, 1 in all (github.com/paigedotgay's engine): nothing
+    more when the showdown already cost them a life."""
+    beaten = state.rules.knocker_beaten
+    if not beaten or state.void or not _beaten(state, knocker):
         return
     before = state.losses.get(knocker, 0)
+    if beaten == "in_all":
+        if not before:
+            why = _("knocked and someone had a better hand: a beaten knocker pays 1 in all")
+            state.lose(knocker, 1, why)
+        return
+    more = int(beaten)
     if before:
         why = _("%(reason)s, and %(more)s more: a knocker must have the top hand") % {
             "reason": state.why[knocker],

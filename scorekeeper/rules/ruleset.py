@@ -180,7 +180,7 @@ class RuleSet:
         default="safe",
         form="lives",
     )
-    knocker_beaten: int = switch(
+    knocker_beaten: int | str = switch(
         gettext_noop("A knocker without the top hand"),
         gettext_noop("What a knocker whose hand someone beat at the showdown loses."),
         {
@@ -188,6 +188,10 @@ class RuleSet:
             1: gettext_noop(
                 "1 life more, lowest or not: a knocker must have the top hand (tied for top "
                 "is the top hand)"
+            ),
+            "in_all": gettext_noop(
+                "1 life in all, lowest or not: a beaten knocker pays 1, never 1 more than the "
+                "showdown cost"
             ),
         },
         default=0,
@@ -203,6 +207,19 @@ class RuleSet:
         {False: gettext_noop("No"), True: gettext_noop("Yes")},
         default=False,
         since=3,
+        form="lives",
+    )
+    showdown_loses: str = switch(
+        gettext_noop("Who loses at a showdown"),
+        gettext_noop("Who loses a life when the hands are shown."),
+        {
+            "lowest": gettext_noop("The lowest hand"),
+            "all_but_top": gettext_noop(
+                "Everyone but the top hand, 1 life each (tied for top is the top hand)"
+            ),
+        },
+        default="lowest",
+        since=7,
         form="lives",
     )
     lowest_tie: str = switch(
@@ -290,6 +307,17 @@ class RuleSet:
         default=False,
         form="lives",
     )
+    dealt_three_fire: bool = switch(
+        gettext_noop("A three of a kind dealt ends the round"),
+        gettext_noop(
+            "Fire: any three of a kind in a hand as dealt is shown before play, ends the round "
+            "at once, and every other player loses 1."
+        ),
+        {False: gettext_noop("No"), True: gettext_noop("Yes")},
+        default=False,
+        since=7,
+        form="lives",
+    )
     stock_out: str = switch(
         gettext_noop("The stock runs out"),
         gettext_noop("What happens when nothing is left to draw."),
@@ -330,9 +358,23 @@ class RuleSet:
             "county": gettext_noop("On the county: plays on, the next loss puts them out"),
             "swimming": gettext_noop("Swimming: plays on, the next loss puts them out"),
             "brink": gettext_noop("On the brink: plays on, the next loss puts them out"),
+            "trousers_down": gettext_noop(
+                "Trousers down (“Hosen runter”): plays on, the next loss puts them out"
+            ),
             None: gettext_noop("Out"),
         },
         default=None,
+        form="lives",
+    )
+    going_out: str = switch(
+        gettext_noop("The word for going out"),
+        gettext_noop("What the table says of a player who is out of the game."),
+        {
+            "out": gettext_noop("Out"),
+            "under": gettext_noop("Gone under (“geht unter”): the swimmer sinks"),
+        },
+        default="out",
+        since=7,
         form="lives",
     )
     more_than_left: str = switch(
@@ -513,21 +555,28 @@ class RuleSet:
             or self.thirty_one_after_knock == "knocker_loses_2"
         )
         # The most falls to a knocker, who may lose a life more for not having the top hand.
-        return (2 if two else 1) + self.knocker_beaten
+        return (2 if two else 1) + (1 if self.knocker_beaten == 1 else 0)
 
-    def _by_last_chance(self, county: str, swimming: str, brink: str) -> str:
-        """Of three words (one per last chance), this rule set's."""
-        return {"swimming": swimming, "brink": brink}.get(self.last_chance or "county", county)
+    def _by_last_chance(self, county: str, swimming: str, brink: str, trousers: str) -> str:
+        """Of four words (one per last chance), this rule set's."""
+        words = {"swimming": swimming, "brink": brink, "trousers_down": trousers}
+        return words.get(self.last_chance or "county", county)
 
     def status_label(self, status: str) -> str:
-        """The rule set's own word for a status: in, on the county, swimming, on the brink, out."""
+        """The rule set's own word for a status: in, on the county, swimming, on the brink,
+        trousers down, out, gone under."""
         if status == "county":
             return self._by_last_chance(
                 pgettext("status", "on the county"),
                 pgettext("status", "swimming"),
                 pgettext("status", "on the brink"),
+                pgettext("status", "trousers down"),
             )
-        return pgettext("status", "out") if status == "out" else pgettext("status", "in")
+        if status == "out":
+            if self.going_out == "under":
+                return pgettext("status", "gone under")
+            return pgettext("status", "out")
+        return pgettext("status", "in")
 
     def now_sentence(self, status: str) -> str:
         """ "%(name)s is now swimming.": a whole sentence per status, as languages say each
@@ -537,8 +586,13 @@ class RuleSet:
                 _("%(name)s is now on the county."),
                 _("%(name)s is now swimming."),
                 _("%(name)s is now on the brink."),
+                _("%(name)s now has their trousers down."),
             )
-        return _("%(name)s is now out.") if status == "out" else _("%(name)s is now in.")
+        if status == "out":
+            if self.going_out == "under":
+                return _("%(name)s has gone under.")
+            return _("%(name)s is now out.")
+        return _("%(name)s is now in.")
 
     def returning_words(self) -> str:
         """How eliminated players come back in a revival: "on the county", "swimming"."""
@@ -546,6 +600,7 @@ class RuleSet:
             pgettext("returns", "on the county"),
             pgettext("returns", "swimming"),
             pgettext("returns", "on the brink"),
+            pgettext("returns", "with their trousers down"),
         )
 
     # ---- building ------------------------------------------------------------------------
@@ -663,6 +718,12 @@ class RuleSet:
             said["more_than_left"] = _(
                 "these rules have no last chance, so a player who loses more than they have is out"
             )
+        said.update(self._variant_readings())
+        return said
+
+    def _variant_readings(self) -> dict[str, str]:
+        """``value_readings`` of the variants outside engines and other tables play."""
+        said: dict[str, str] = {}
         if self.first_dealer_again == "first_out":
             said["first_dealer_again"] = _(
                 "a game that ends with nobody out (after a set number of rounds) passes the "
@@ -673,6 +734,35 @@ class RuleSet:
             said["three_aces_fire"] = _(
                 "three aces are fire at the value of three of a kind: shown, they end the round "
                 "at once, though a 31 would beat them at a showdown"
+            )
+        if self.showdown_loses == "all_but_top":
+            # gamepoint's page says only that every player below the best hand loses a life.
+            said["showdown_loses"] = _(
+                "the knocker below the top hand loses 1 like everyone else (the switches for a "
+                "knocker at the bottom and for a tie for lowest do not apply); a 31 shown is the "
+                "top hand; after a knock the table names the top hand, not the lowest"
+            )
+        if self.knocker_beaten == "in_all":
+            # github.com/paigedotgay's engine: "pays one life whether or not also lowest".
+            said["knocker_beaten"] = _(
+                "a beaten knocker who is also lowest loses what the showdown costs (alone at the "
+                "bottom, as “%(alone)s” says), and nothing more"
+            ) % {"alone": _(BY_NAME["knocker_alone"].label)}
+        if self.dealt_three_fire:
+            # gamexpla.in says only that a dealt three of a kind ends the round as fire.
+            said["dealt_three_fire"] = _(
+                "a dealt three of a kind is fire before any dealt 31: the table records the three "
+                "of a kind; two such hands dealt: the first from the dealer's left shows"
+            )
+        # The words of Austrian and Swiss tables; no written source gives them as rules.
+        if self.last_chance == "trousers_down":
+            said["last_chance"] = _(
+                "only the word changes: a player with their trousers down plays and scores as "
+                "one on the county"
+            )
+        if self.going_out == "under":
+            said["going_out"] = _(
+                "only the word changes: a player who has gone under is out, as anywhere else"
             )
         if self.second_knock:
             said["second_knock"] = _(

@@ -55,13 +55,15 @@ def play(
     lowest: tuple[str, ...] | None = None,
     dealer: str | None = None,
     choice: str | None = None,
+    winners: tuple[str, ...] | None = None,
     pot: int = 0,
     rounds_played: int = 0,
     **overrides,
 ) -> RoundResult:
     rules = rules_for(preset, **overrides) if overrides else PRESETS[preset].rules
     table = Table(tuple(seats), dealer=dealer, pot=pot, rounds_played=rounds_played)
-    return resolve_round(rules, table, Outcome(ending, knocker, tuple(shown_by), lowest, choice))
+    outcome = Outcome(ending, knocker, tuple(shown_by), lowest, choice, winners=winners)
+    return resolve_round(rules, table, outcome)
 
 
 def after(result: RoundResult) -> dict[str, tuple[int, str]]:

@@ -280,3 +280,197 @@ def test_three_aces_worth_one_card_are_never_fire():
     with pytest.raises(RulesError, match="count as three of a kind") as refused:
         rules_for("scat", three_aces_fire=True)
     assert refused.value.field.endswith("three_aces_fire")
+
+
+# ---- showdown_loses: everyone but the top hand loses (gamepoint's showdown) -----------------
+
+FOUR = [
+    seat("Ann", "KH 9H 2C"),  # 19, the knocker
+    seat("Ben", "AS KS 9S"),  # 30
+    seat("Cat", "AC KC 9C"),  # 30
+    seat("Dan", "7D 8D 2S"),  # 15
+]
+
+
+def test_everyone_below_the_top_hand_loses_one_the_knocker_too():
+    from scorekeeper.rules.endings import asks
+
+    # Scat: the lowest (Dan) alone loses.
+    assert play("scat", FOUR, knocker="Ann").losses == {"Dan": 1}
+    result = play("scat", FOUR, knocker="Ann", showdown_loses="all_but_top")
+    # Ben and Cat tie for the top hand and keep their lives; the knocker loses 1, not scat's 2.
+    assert result.losses == {"Ann": 1, "Dan": 1}
+    assert "Ben and Cat tie for the top hand with 30." in result.explanation
+    assert "Ann loses 1 life: everyone but the top hand loses." in result.explanation
+    rules = rules_for("scat", showdown_loses="all_but_top")
+    assert asks(rules, "knock") == ("knocker", "winners")
+    assert asks(rules_for("scat"), "knock") == ("knocker", "lowest")
+
+
+def test_the_table_names_the_top_hand_when_the_cards_are_not_entered():
+    bare = [seat("Ann"), seat("Ben"), seat("Cat"), seat("Dan")]
+    result = play("scat", bare, knocker="Ann", winners=("Cat",), showdown_loses="all_but_top")
+    assert result.losses == {"Ann": 1, "Ben": 1, "Dan": 1}
+    assert "The table named Cat the top hand." in result.explanation
+    with pytest.raises(RoundError) as refused:
+        play("scat", bare, knocker="Ann", lowest=("Dan",), showdown_loses="all_but_top")
+    assert refused.value.field == "lowest" and "name the top hand" in str(refused.value)
+    with pytest.raises(RoundError) as missing:
+        play("scat", bare, knocker="Ann", showdown_loses="all_but_top")
+    assert missing.value.field.endswith("cards") and "who had the top hand" in str(missing.value)
+    # Cards that say otherwise than the table are refused, naming the top hand field.
+    with pytest.raises(RoundError) as wrong:
+        play("scat", FOUR, knocker="Ann", winners=("Dan",), showdown_loses="all_but_top")
+    assert wrong.value.field == "winners"
+
+
+def test_a_31_shown_is_the_top_hand_and_nothing_is_asked():
+    from scorekeeper.rules.endings import asks
+
+    rules = rules_for("schwimmen", showdown_loses="all_but_top")
+    assert asks(rules, "thirty_one") == ("knocker", "shown_by")
+    seats = [seat("Ann", "AH KH QH"), seat("Ben", "AS KS 9S"), seat("Cat", "9C 8C 7D")]
+    result = play("schwimmen", seats, "thirty_one", shown_by=("Ann",), showdown_loses="all_but_top")
+    assert result.losses == {"Ben": 1, "Cat": 1}
+
+
+def test_a_beaten_knocker_still_pays_what_knocker_beaten_says_and_a_second_knock_too():
+    result = play("scat", FOUR, knocker="Ann", showdown_loses="all_but_top", knocker_beaten=1)
+    assert result.losses == {"Ann": 2, "Dan": 1}
+    second = play(
+        "scat",
+        FOUR,
+        "second_knock",
+        knocker="Ann",
+        shown_by=("Dan",),
+        second_knock=True,
+        showdown_loses="all_but_top",
+    )
+    assert second.losses == {"Ann": 1, "Dan": 1}
+    card = {r["name"]: r for r in rules_for("scat", showdown_loses="all_but_top").describe()}
+    assert card["showdown_loses"]["our_reading"]
+    assert "names the top hand" in card["showdown_loses"]["reading"]
+
+
+# ---- knocker_beaten: in_all, a beaten knocker pays 1 in all (paigedotgay's engine) ----------
+
+
+def test_a_beaten_knocker_pays_one_in_all_not_one_more():
+    # Ann knocks with 19 and is beaten, Dan is lowest: 1 for Ann either way.
+    assert play("scat", FOUR, knocker="Ann", knocker_beaten="in_all").losses == {
+        "Ann": 1,
+        "Dan": 1,
+    }
+    assert play("scat", FOUR, knocker="Ann", knocker_beaten=1).losses == {"Ann": 1, "Dan": 1}
+    # Alone at the bottom: "1 more" adds to scat's 2; "in all" adds nothing.
+    low = [seat("Ann", "7H 8H 2C"), seat("Ben", "AS KS 9S"), seat("Cat", "AC KC 9C")]
+    assert play("scat", low, knocker="Ann", knocker_beaten=1).losses == {"Ann": 3}
+    in_all = play("scat", low, knocker="Ann", knocker_beaten="in_all")
+    assert in_all.losses == {"Ann": 2}
+    assert rules_for("scat", knocker_beaten="in_all").most_lost == 2
+    assert rules_for("scat", knocker_beaten=1).most_lost == 3
+    # Not beaten (tied for top), nothing at all.
+    top = [seat("Ann", "AH KH 9H"), seat("Ben", "AS KS 9S"), seat("Cat", "7C 8C 2D")]
+    assert play("scat", top, knocker="Ann", knocker_beaten="in_all").losses == {"Cat": 1}
+
+
+def test_in_all_reads_from_json_and_forms_beside_the_numbers():
+    from scorekeeper.rules.ruleset import BY_NAME
+
+    switch = BY_NAME["knocker_beaten"]
+    assert switch.read("in_all") == "in_all"
+    assert switch.read("1") == 1 and switch.read(0) == 0
+    assert switch.schema()["enum"] == [0, 1, "in_all"]
+    card = {r["name"]: r for r in rules_for("scat", knocker_beaten="in_all").describe()}
+    assert card["knocker_beaten"]["our_reading"]
+
+
+# ---- dealt_three_fire: any three of a kind dealt is fire (gamexpla.in) ----------------------
+
+
+def test_a_dealt_three_of_a_kind_ends_the_round_and_costs_every_other_player_a_life():
+    from scorekeeper.rules.endings import offered
+
+    assert "dealt_three" not in offered(rules_for("scat"))
+    assert "dealt_three" in offered(rules_for("scat", dealt_three_fire=True))
+    seats = [seat("Ann", "7H 7S 7D"), seat("Ben", "AS KS 9S"), seat("Cat", "9C 8C 2D")]
+    result = play("scat", seats, "dealt_three", shown_by=("Ann",), dealt_three_fire=True)
+    assert result.losses == {"Ben": 1, "Cat": 1}
+    assert result.explanation[0] == "Ann was dealt three of a kind (fire)."
+    with pytest.raises(RoundError) as refused:
+        play("scat", seats, "dealt_three", shown_by=("Ben",), dealt_three_fire=True)
+    assert refused.value.field == "shown_by" and "Ben was not dealt" in str(refused.value)
+    with pytest.raises(RoundError) as knocked:
+        play("scat", seats, "dealt_three", knocker="Ben", shown_by=("Ann",), dealt_three_fire=True)
+    assert knocked.value.field == "knocker"
+    with pytest.raises(RoundError) as off:
+        play("scat", seats, "dealt_three", shown_by=("Ann",))
+    assert "does not end the round" in str(off.value)
+
+
+def test_a_dealt_three_of_a_kind_comes_before_a_dealt_31_as_our_reading():
+    seats = [seat("Ann", "7H 7S 7D"), seat("Ben", "AS KS QS"), seat("Cat", "9C 8C 2D")]
+    with pytest.raises(RoundError, match="record a dealt three of a kind") as refused:
+        play("scat", seats, "dealt_thirty_one", shown_by=("Ben",), dealt_three_fire=True)
+    assert refused.value.field == "ending"
+    card = {r["name"]: r for r in rules_for("scat", dealt_three_fire=True).describe()}
+    assert card["dealt_three_fire"]["our_reading"]
+
+
+# ---- the words of Austrian and Swiss tables: trousers down, gone under -----------------------
+
+
+def test_trousers_down_and_gone_under_are_only_words():
+    seats = [seat("Ann", "7H 8H 9C", lives=0), seat("Ben", "AS KS 9S", lives=1)]
+    seats += [seat("Cat", "AC KC 8D", lives=1)]
+    words = {"last_chance": "trousers_down", "going_out": "under"}
+    result = play("schwimmen", seats[1:] + seats[:1], knocker="Ben", **words)
+    assert after(result)["Ann"] == (0, "out")
+    assert "Ann has gone under." in result.explanation
+    rules = rules_for("schwimmen", **words)
+    assert rules.status_label("county") == "trousers down"
+    assert rules.status_label("out") == "gone under"
+    cat_low = [seat("Ann", "AH KH 9H"), seat("Ben", "AS KS 9S"), seat("Cat", "9C 8C 7D", lives=1)]
+    assert (
+        "Cat now has their trousers down."
+        in play("schwimmen", cat_low, knocker="Ben", **words).explanation
+    )
+    card = {r["name"]: r for r in rules.describe()}
+    assert card["last_chance"]["our_reading"] and card["going_out"]["our_reading"]
+    plain = rules_for("schwimmen")
+    assert plain.status_label("out") == "out" and plain.status_label("county") == "swimming"
+
+
+def test_the_round_six_switches_speak_german():
+    import gettext
+    from pathlib import Path
+
+    from scorekeeper.rules.words import speaking
+
+    german = gettext.translation(
+        "django", Path(__file__).resolve().parents[2] / "locale", languages=["de"]
+    )
+    overrides = {
+        "showdown_loses": "all_but_top",
+        "knocker_beaten": "in_all",
+        "dealt_three_fire": True,
+        "last_chance": "trousers_down",
+        "going_out": "under",
+    }
+    seats = [seat("Ann", "7H 7S 7D"), seat("Ben", "AS KS 9S", lives=0), seat("Cat", "9C 8C 8D")]
+    with speaking(german):
+        rules = rules_for("schwimmen", **overrides)
+        card = {row["name"]: row for row in rules.describe()}
+        fire = play("schwimmen", seats, "dealt_three", shown_by=("Ann",), **overrides)
+        top = play("scat", FOUR, knocker="Ann", showdown_loses="all_but_top")
+        status = (rules.status_label("county"), rules.status_label("out"))
+    assert "Ann hat einen Drilling bekommen (Feuer)." in fire.explanation
+    assert "Ben geht unter." in fire.explanation
+    assert "Ann verliert 1 Leben: alle außer der besten Hand verlieren." in top.explanation
+    assert status == ("Hosen runter", "untergegangen")
+    english = {r["name"]: r for r in rules_for("schwimmen", **overrides).describe()}
+    for name in (*overrides, "going_out"):
+        row = card[name]
+        assert row["label"] != english[name]["label"], name
+        assert row["words"] != english[name]["words"], name
+        assert row["reading"] and "the " not in row["reading"], (name, row["reading"])

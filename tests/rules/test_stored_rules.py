@@ -31,6 +31,9 @@ VERSION_5 = VERSION_4 | {"same_rank"}
 # Version 6: a tie for lowest that voids the hand, a fall that stops at the last chance, and
 # who deals first when the table plays again.
 VERSION_6 = VERSION_5 | {"lowest_tie", "more_than_left", "first_dealer_again"}
+# Version 7: everyone but the top hand loses, a dealt three of a kind as fire, and the words of
+# the Austrian and Swiss tables for going out.
+VERSION_7 = VERSION_6 | {"showdown_loses", "dealt_three_fire", "going_out"}
 
 SWITCHES_OF_VERSION = {
     1: VERSION_1,
@@ -39,6 +42,7 @@ SWITCHES_OF_VERSION = {
     4: VERSION_4,
     5: VERSION_5,
     6: VERSION_6,
+    7: VERSION_7,
 }
 
 # A schwimmen game as versions 1 and 2 stored it, word for word.
@@ -83,6 +87,11 @@ STORED = {
          "same_rank": "adds", "tie_break": "highest_in_hand", "lowest_tie": "void",
          "more_than_left": "last_chance", "first_dealer_again": "first_out",
          "last_chance": "county"}],
+    7: [{**KITCHEN_TABLE_3, "form": "lives", "ante": 1, "widow_swap": "one",
+         "same_rank": "adds", "tie_break": "highest_in_hand", "lowest_tie": "all_lose",
+         "more_than_left": "out", "first_dealer_again": "left", "last_chance": "trousers_down",
+         "knocker_beaten": "in_all", "showdown_loses": "all_but_top", "dealt_three_fire": True,
+         "going_out": "under"}],
 }  # fmt: skip
 
 

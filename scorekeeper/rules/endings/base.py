@@ -45,6 +45,7 @@ class Ending:
     by_hand: ClassVar[bool] = False
     form: ClassVar[str] = "lives"  # the way of playing it ends a round of (``RuleSet.form``)
     asks_winners: ClassVar[bool] = False  # the table says who won the pot (or enters the cards)
+    shows_top: ClassVar[bool] = False  # who shows has the top hand (a 31), never lower
 
     def offered(self, rules: RuleSet) -> bool:
         """Whether a round can end so under these rules."""
@@ -62,7 +63,11 @@ class Ending:
             asked.append("knocker")
         if self.shows != "none":
             asked.append("shown_by")
-        if self.asks_lowest(rules):
+        if self.asks_lowest(rules) and rules.showdown_loses == "all_but_top":
+            # Everyone but the top hand loses: the table names the top hand (a 31 shown is it).
+            if not self.shows_top:
+                asked.append("winners")
+        elif self.asks_lowest(rules):
             asked.append("lowest")
         if self.asks_winners:
             asked.append("winners")

@@ -24,6 +24,7 @@ class DealtThirtyOne(Ending):
     shown_word = gettext_noop("dealt 31")
     say_who_showed = gettext_noop("say who showed 31")
     counts_as_31 = True
+    shows_top = True
 
     def asks_lowest(self, rules: RuleSet) -> bool:
         return rules.thirty_one_dealt == "showdown"
@@ -72,12 +73,23 @@ class DealtThirtyOne(Ending):
 
 def _fire_first(state: RoundState) -> None:
     """Three aces dealt beside a dealt 31, where three aces are fire: the fire ends the round
-    (our reading, as outside engines play it), so the round is three aces, not a dealt 31."""
-    if not state.rules.three_aces_fire:
-        return
+    (our reading, as outside engines play it), so the round is three aces, not a dealt 31. So
+    too any three of a kind dealt, where that is fire (``dealt_three_fire``)."""
+    rules = state.rules
     for name in state.playing:
         hand = state.hands.get(name)
-        if hand is not None and all(card.rank == "A" for card in hand.cards):
+        if hand is None or len({card.rank for card in hand.cards}) != 1:
+            continue
+        if rules.dealt_three_fire:
+            raise RoundError(
+                _(
+                    "%(name)s was dealt three of a kind, fire, which ends the round before any "
+                    "31: record a dealt three of a kind"
+                )
+                % {"name": name},
+                "ending",
+            )
+        if rules.three_aces_fire and hand.cards[0].rank == "A":
             raise RoundError(
                 _(
                     "%(name)s was dealt three aces, fire, which ends the round before any 31: "

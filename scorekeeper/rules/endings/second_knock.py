@@ -4,7 +4,7 @@ knocker, then the second."""
 
 from __future__ import annotations
 
-from ..lowest import knocker_alone_lowest, knocker_beaten, lowest_of, void_tie
+from ..lowest import all_but_top, knocker_alone_lowest, knocker_beaten, lowest_of, void_tie
 from ..round import RoundState
 from ..ruleset import RuleSet
 from ..words import _, gettext_noop
@@ -44,6 +44,9 @@ class SecondKnock(Ending):
         knocker_beaten(state, first)
 
     def _lowest_lose(self, state: RoundState, first: str, second: str) -> None:
+        if state.rules.showdown_loses == "all_but_top":
+            all_but_top(state, ())
+            return
         lowest = lowest_of(state, ())
         if void_tie(state, lowest):
             return

@@ -30,6 +30,7 @@ class ThirtyOne(Ending):
         "under these rules a 31 in play has no special effect: the round goes on"
     )
     counts_as_31 = True
+    shows_top = True
 
     def offered(self, rules: RuleSet) -> bool:
         return rules.thirty_one != "none"

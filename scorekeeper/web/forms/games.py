@@ -599,9 +599,11 @@ class RecordForm(forms.Form):
                 # in the table's words.
                 ending = self.cleaned_data.get("ending")
                 if ending in ROUND_ENDINGS and "winners" in asks(self.game.rules, ending):
-                    self.add_error(
-                        "winners", _("Say who won the pot: tap them, or enter everyone's cards.")
-                    )
+                    if self.game.rules.played_for_pot:
+                        said = _("Say who won the pot: tap them, or enter everyone's cards.")
+                    else:
+                        said = _("Say who had the top hand: tap them, or enter everyone's cards.")
+                    self.add_error("winners", said)
                 else:
                     self.add_error(
                         "lowest", _("Say who was lowest: tap them, or enter everyone's cards.")

@@ -591,6 +591,7 @@ def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     taken_back = list(game.rounds.taken_back_by(game.version).order_by("-changed")[:TAKEN_BACK])
     template = "scorekeeper/round_log.html" + ("#log" if request.htmx else "")
     last_chance = game.rules.status_label(Status.COUNTY) if game.rules.last_chance else ""
+    out = game.rules.status_label(Status.OUT)
     return render(
         request,
         template,
@@ -602,9 +603,10 @@ def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
             "page": page,
             "steps": page.steps,
             "entries": [log_entry(state, step) for step in reversed(page.steps)],
-            "chart": lives_chart(lives_over_rounds(game), list(game.marks), last_chance),
+            "chart": lives_chart(lives_over_rounds(game), list(game.marks), last_chance, out),
             "sheet": sheet_rows(state, page.steps),
             "last_chance": last_chance,
+            "out_word": out,
             "taken_back": taken_back,
         },
     )
