@@ -256,6 +256,7 @@ def test_the_openapi_description_names_every_endpoint(client):
         "second_knock",
         "thirty_one",
         "dealt_thirty_one",
+        "dealt_three",
         "three_aces",
         "stock_out",
         "highest",

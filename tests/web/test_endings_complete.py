@@ -20,6 +20,7 @@ OFFERING = {
     "three_aces": ("schwimmen", {}),
     "stock_out": ("scat", {}),
     "second_knock": ("schwimmen", {"second_knock": True}),
+    "dealt_three": ("scat", {"dealt_three_fire": True}),
 }
 
 
@@ -34,7 +35,9 @@ def test_every_ending_has_its_words_in_both_languages(ending):
     if ending.shows != "none":
         said += [ending.shown_question, ending.shown_word, ending.say_who_showed]
     if ending.shows == "one":
-        said += [ending.only_one_shows, ending.knocker_cannot_show]
+        said.append(ending.only_one_shows)
+        if ending.knocker != "refused":  # where nobody knocks, no knocker can also show
+            said.append(ending.knocker_cannot_show)
     if ending.knocker == "refused" and not ending.by_hand:
         said.append(ending.no_knocker)
     if ending.id in OFFERING:
