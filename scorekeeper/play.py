@@ -36,7 +36,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from .lib.marks import PALETTE, clean_initials, free_colour, initials_for
-from .models import Club, Game, GameSeat, Player, RetiredKey, Round, RoundInputs, Season
+from .models import Club, Game, GameSeat, Night, Player, RetiredKey, Round, RoundInputs, Season
 from .models.clubs import clean_name, key_digest, name_key, new_key
 from .rules import PRESETS, Result, RuleSet
 from .rules.errors import InputError
@@ -379,6 +379,8 @@ def start_game(
         game = _new_game(club, players, first_dealer, rules, preset, mode, id or uuid.uuid4())
         game.name = name
         game.again_of = again_of
+        if again_of is not None:
+            game.night = _night_of(again_of)
         game.save(force_insert=True)
         GameSeat.objects.bulk_create(game.seat_list)
     return game
@@ -468,6 +470,15 @@ def play_again(game: Game, id: uuid.UUID | None = None) -> Game:
         if id is None or (kept := _started_before(game, id)) is None:
             raise
         return kept
+
+
+def _night_of(game: Game) -> Night:
+    """The night ``game`` was played in: the one it started, when it is the night's first."""
+    if game.night_id is None:
+        game.night = Night.objects.create(club=game.club, created=game.created)
+        Game.objects.filter(pk=game.pk).update(night=game.night)
+    assert game.night is not None
+    return game.night
 
 
 def _started_before(game: Game, id: uuid.UUID) -> Game | None:

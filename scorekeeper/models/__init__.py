@@ -1,22 +1,28 @@
 """What happened at the table: clubs, their links and their players (``clubs``); games, their
-seats and their rounds (``games``). The verbs that change them are in ``scorekeeper.play``.
+seats and their rounds (``games``); nights and tournaments (``nights``). The verbs that change them are in ``scorekeeper.play``.
 
 May import only ``lib`` and ``rules``."""
 
 from .clubs import Club, Player, RetiredKey, Season, key_digest, new_key
 from .games import BIN_DAYS, Game, GameSeat, MadeByANewerKnock, Round, RoundInputs
+from .nights import Entry, Night, Table, Tournament, table_key_for
 
 __all__ = [
     "BIN_DAYS",
     "Club",
+    "Entry",
     "Game",
     "GameSeat",
     "MadeByANewerKnock",
+    "Night",
     "Player",
     "RetiredKey",
     "Round",
     "RoundInputs",
     "Season",
+    "Table",
+    "Tournament",
     "key_digest",
     "new_key",
+    "table_key_for",
 ]

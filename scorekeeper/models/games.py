@@ -180,6 +180,10 @@ class Game(models.Model):
     again_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The night it was played in: the games a table played back to back (models.nights).
+    night = models.ForeignKey(
+        "Night", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
 
     class Mode(models.TextChoices):
         """How the table page asks for a round; either way it is a round the engine applies."""

@@ -1,0 +1,159 @@
+"""An evening's games: a night, the games a table played back to back ("Play again"), and a
+tournament, a night of several tables drawn and scored at once.
+
+A tournament's tables are ordinary games (``Game``), each reached by its own scoring link: a key
+made from the club's secret key and the table (``table_key_for``), so that the organiser can
+always show it again and the database keeps only its digest, as it does of the club's keys.
+The standings are counted from the seats' places (``GameSeat.place``), which every change of a
+game keeps, in one query (``reports.tournaments``)."""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import uuid
+from typing import Any
+
+from django.db import models
+from django.utils import timezone
+
+from ..rules import RuleSet
+from ..rules.ruleset import RULES_VERSION
+from .clubs import Club, Player, key_digest
+from .games import Game, stored_rules
+
+MOST_ENTRIES = 200  # players in a tournament
+MOST_ROUNDS = 20  # rounds (a game at every table) in a tournament
+TABLE_SIZES = range(3, 7)  # players a table is drawn for, as the organiser asks
+
+
+def table_key_for(club_key: str, table_id: uuid.UUID) -> str:
+    """A table's scoring key, made from the club's secret key: whoever holds the secret link
+    can always print the table cards again, and a copy of the database opens no table."""
+    mac = hmac.new(
+        club_key.encode("utf-8", "surrogatepass"), f"table:{table_id}".encode(), "sha256"
+    )
+    return base64.urlsafe_b64encode(mac.digest()[:24]).decode()
+
+
+class Night(models.Model):
+    """The games a table played back to back, one "Play again" after another."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
+    name = models.CharField(max_length=100, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name or f"night of {self.created:%Y-%m-%d}"
+
+
+class Tournament(models.Model):
+    """Several tables drawn and scored at once, over rounds (a game at every table each)."""
+
+    class Method(models.TextChoices):
+        MIXED = "mixed", "Mixed"  # no two players at one table again while it can be avoided
+        SWISS = "swiss", "By standings"  # players of like points together, avoiding repeats
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=100)
+    # The rules every table plays, frozen as a game's are.
+    preset = models.CharField(max_length=20)
+    rules_data = models.JSONField()
+    rules_version = models.PositiveSmallIntegerField()
+    table_size = models.PositiveSmallIntegerField(default=4)
+    rounds = models.PositiveSmallIntegerField(default=3)
+    # The points each place at a table earns, by the table's size: {"4": [3, 2, 1, 0], ...}.
+    points = models.JSONField()
+    method = models.CharField(max_length=5, choices=Method, default=Method.MIXED)
+    prizes = models.PositiveSmallIntegerField(default=3)  # the places marked as prize places
+    created = models.DateTimeField(default=timezone.now)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rules(self) -> RuleSet:
+        import json
+
+        return stored_rules(json.dumps(self.rules_data, sort_keys=True), self.rules_version)
+
+    def points_for(self, size: int) -> list[int]:
+        """The points of each place at a table of ``size``: the organiser's row, or the row of
+        the tournament's size cut or stretched (a place past the row earns nothing)."""
+        row = self.points.get(str(size)) or self.points.get(str(self.table_size)) or []
+        return [int(p) for p in row[:size]] + [0] * max(0, size - len(row))
+
+    @property
+    def drawn_rounds(self) -> int:
+        return self.tables.aggregate(most=models.Max("round"))["most"] or 0
+
+
+class Entry(models.Model):
+    """A player in a tournament. ``lot`` is drawn at entry: the last tie-break."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="entries")
+    lot = models.PositiveIntegerField()
+    left = models.BooleanField(default=False)  # not drawn again; keeps their points
+
+    class Meta:
+        ordering = ["lot"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class Table(models.Model):
+    """One table of one round of a tournament: an ordinary game, with its own scoring link."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    round = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    size = models.PositiveSmallIntegerField()
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="table")
+    key_hash = models.CharField(max_length=64, unique=True)
+    # Closed by the organiser by hand (the next round may then be drawn), or with the round's
+    # end: a closed table's scoring link no longer records.
+    closed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "number"], name="one_table_number_per_round"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.number}, round {self.round} of {self.tournament}"
+
+    def key(self, club_key: str) -> str:
+        return table_key_for(club_key, self.id)
+
+    def set_key(self, club_key: str) -> None:
+        self.key_hash = key_digest(self.key(club_key))
+
+    @property
+    def playing(self) -> bool:
+        game = self.game
+        return not (self.closed or game.finished or game.abandoned or game.deleted)
+
+
+def new_rules_fields(rules: RuleSet) -> dict[str, Any]:
+    from ..rules.ruleset import stored_form
+
+    data, version = stored_form(rules)
+    assert version <= RULES_VERSION
+    return {"rules_data": data, "rules_version": version}

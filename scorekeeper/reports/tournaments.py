@@ -1,0 +1,126 @@
+"""A tournament's standings and a night's: counted from the seats' places and tallies (kept
+with every round, worked out again on undo and edit), two queries whatever the rounds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
+from django.db.models.functions import Coalesce
+
+from ..lib.marks import Mark
+from ..models import GameSeat, Night, Player, Tournament
+
+
+@dataclass
+class Placing:
+    place: int
+    player_id: int
+    name: str
+    mark: Mark
+    points: int
+    wins: int
+    left: int  # lives (or coins) left at the ends of their games: the second tie-break
+    games: int
+    lot: int  # drawn at entry: the last tie-break
+    withdrew: bool
+    prize: bool = False
+
+
+def _counted(seats: Any, points: dict[str, list[int]], lives: int, pot: bool) -> Any:
+    whens = [
+        When(game__table__size=int(size), place=place, then=Value(earned))
+        for size, row in points.items()
+        for place, earned in enumerate(row, start=1)
+        if earned
+    ]
+    left = Sum("coins") if pot else Sum(Value(lives) - F("lives_lost"))
+    return seats.values("player_id").annotate(
+        points=Coalesce(Sum(Case(*whens, default=Value(0), output_field=IntegerField())), 0),
+        wins=Count("pk", filter=Q(result="won")),
+        left=Coalesce(left, 0),
+        games=Count("pk"),
+    )
+
+
+def standings(tournament: Tournament) -> list[Placing]:
+    """Every entry in order: points, then games won, then lives (or coins) left at the ends of
+    their games, then the lot drawn at entry; the first ``prizes`` places marked. Only finished
+    games count (a place is known only then); an abandoned or binned game counts nothing."""
+    rules = tournament.rules
+    entries = list(tournament.entries.select_related("player"))
+    seats = GameSeat.objects.filter(
+        game__table__tournament=tournament,
+        game__abandoned=False,
+        game__deleted__isnull=True,
+        place__isnull=False,
+    )
+    counted = {
+        row["player_id"]: row
+        for row in _counted(seats, tournament.points, rules.lives, rules.played_for_pot)
+    }
+    placings = [
+        Placing(
+            place=0,
+            player_id=e.player_id,
+            name=e.player.name,
+            mark=e.player.mark,
+            points=counted.get(e.player_id, {}).get("points", 0),
+            wins=counted.get(e.player_id, {}).get("wins", 0),
+            left=counted.get(e.player_id, {}).get("left", 0),
+            games=counted.get(e.player_id, {}).get("games", 0),
+            lot=e.lot,
+            withdrew=e.left,
+        )
+        for e in entries
+    ]
+    placings.sort(key=lambda p: (-p.points, -p.wins, -p.left, p.lot))
+    for i, placing in enumerate(placings, start=1):
+        placing.place = i
+        placing.prize = i <= tournament.prizes
+    return placings
+
+
+@dataclass
+class NightLine:
+    name: str
+    mark: Mark
+    games: int
+    wins: int
+    lives_lost: int
+    coins: int
+
+
+def night_standings(night: Night) -> tuple[int, list[NightLine]]:
+    """A night's finished games, and each player's wins, lives lost (or coins) over them: most
+    wins first, then fewest lives lost. Two queries."""
+    games = night.games.filter(finished=True, abandoned=False, deleted__isnull=True)
+    rows = (
+        GameSeat.objects.filter(game__in=games)
+        .values("player_id", "player__name", "player__colour", "player__initials")
+        .annotate(
+            games=Count("pk"),
+            wins=Count("pk", filter=Q(result="won")),
+            lives_lost=Sum("lives_lost"),
+            coins=Sum("coins"),
+        )
+        .order_by("-wins", "lives_lost", "-coins", "player__name")
+    )
+    lines = [
+        NightLine(
+            row["player__name"],
+            Player(
+                pk=row["player_id"],
+                name=row["player__name"],
+                colour=row["player__colour"],
+                initials=row["player__initials"],
+            ).mark,
+            row["games"],
+            row["wins"],
+            row["lives_lost"] or 0,
+            row["coins"] or 0,
+        )
+        for row in rows
+    ]
+    return games.count(), lines

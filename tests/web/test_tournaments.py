@@ -1,0 +1,201 @@
+"""Tournaments and nights through the verbs, the real database and real HTTP: tables drawn (mixed
+and by standings), each table's game played through its own scoring link and nothing else, the
+standings counted by the points of each place, and a night of games played back to back."""
+
+import itertools
+import json
+
+import pytest
+from django.urls import reverse
+
+from scorekeeper import play, tournaments
+from scorekeeper.models import Game, GameSeat, Table, Tournament
+from scorekeeper.rules import build_rules
+
+from ..factory import make_club, make_game
+
+pytestmark = pytest.mark.django_db
+
+NAMES = [f"P{n:02d}" for n in range(1, 17)]
+
+
+def new_tournament(club, names=NAMES, **options):
+    rules, _ = build_rules({"preset": "friendly", "overrides": {"lives": 1}})
+    return tournaments.start_tournament(club, "Spring cup", rules, "friendly", names, **options)
+
+
+def finish(game: Game, order: list[str]) -> None:
+    """Play ``game`` to its end with one life each: the players of ``order`` go out from the
+    last, so ``order[0]`` wins and the others finish in that order."""
+    seat = {name: i for i, name in enumerate(game.names)}
+    for loser in reversed(order[1:]):
+        knocker = seat[order[0]]
+        play.record_round(game, _knock(knocker, seat[loser]))
+    game.refresh_from_db()
+    assert game.finished and game.state.winner == order[0]
+
+
+def _knock(knocker: int, lowest: int):
+    from scorekeeper.models import RoundInputs
+
+    return RoundInputs("knock", knocker=knocker, lowest=(lowest,))
+
+
+def seated(table: Table) -> list[str]:
+    return list(table.game.seats.order_by("position").values_list("player__name", flat=True))
+
+
+def test_13_players_at_tables_of_4_sit_at_4_3_3_3():
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:13])
+    tables = tournaments.draw_round(tournament, club.key)
+    assert sorted(t.size for t in tables) == [3, 3, 3, 4]
+    assert sorted(itertools.chain(*(seated(t) for t in tables))) == NAMES[:13]
+
+
+def test_16_players_mixed_over_3_rounds_never_meet_twice_and_the_standings_add_up():
+    club = make_club()
+    tournament = new_tournament(club)
+    pairs: set[frozenset[str]] = set()
+    expected = {name: 0 for name in NAMES}
+    wins = {name: 0 for name in NAMES}
+    for number in range(1, 4):
+        tables = tournaments.draw_round(tournament, club.key, seed=number)
+        assert [t.round for t in tables] == [number] * 4
+        seen = list(itertools.chain(*(seated(t) for t in tables)))
+        assert sorted(seen) == NAMES  # each player sits once a round
+        for table in tables:
+            names = seated(table)
+            for pair in itertools.combinations(names, 2):
+                assert frozenset(pair) not in pairs, f"{pair} meet again in round {number}"
+                pairs.add(frozenset(pair))
+            order = sorted(names)  # the alphabet decides who wins, by hand
+            finish(table.game, order)
+            for place, name in enumerate(order):
+                expected[name] += [3, 2, 1, 0][place]
+            wins[order[0]] += 1
+    from scorekeeper.reports.tournaments import standings
+
+    board = standings(tournament)
+    assert {p.name: p.points for p in board} == expected
+    # Ties broken in the documented order: points, games won, lives left, the lot.
+    keys = [(-p.points, -p.wins, -p.left, p.lot) for p in board]
+    assert keys == sorted(keys) and [p.place for p in board] == list(range(1, 17))
+    assert {p.name: p.wins for p in board} == wins
+
+
+def test_swiss_puts_the_winners_of_round_1_at_one_table_and_the_runners_up_at_another():
+    club = make_club()
+    tournament = new_tournament(club, method="swiss")
+    first = tournaments.draw_round(tournament, club.key, seed=7)
+    by_place: dict[int, set[str]] = {1: set(), 2: set(), 3: set(), 4: set()}
+    for table in first:
+        order = seated(table)
+        finish(table.game, order)
+        for place, name in enumerate(order, start=1):
+            by_place[place].add(name)
+    second = tournaments.draw_round(tournament, club.key)
+    assert sorted(set(seated(t)) for t in second) == sorted(by_place.values())
+    met = {frozenset(p) for t in first for p in itertools.combinations(seated(t), 2)}
+    assert not any(
+        frozenset(p) in met for t in second for p in itertools.combinations(seated(t), 2)
+    )
+
+
+def test_a_round_is_not_drawn_while_a_table_plays_unless_the_organiser_closes_it():
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8])
+    one, two = tournaments.draw_round(tournament, club.key)
+    finish(one.game, seated(one))
+    with pytest.raises(Exception) as refused:
+        tournaments.draw_round(tournament, club.key)
+    assert "table 2 is still playing" in str(refused.value)
+    tournaments.close_table(two)
+    assert len(tournaments.draw_round(tournament, club.key)) == 2
+
+
+def test_an_edit_that_changes_a_tables_winner_changes_the_standings():
+    from scorekeeper.reports.tournaments import standings
+
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:4], rounds=1)
+    (table,) = tournaments.draw_round(tournament, club.key)
+    order = seated(table)
+    finish(table.game, order)
+    before = {p.name: p.points for p in standings(tournament)}
+    assert before[order[0]] == 3 and before[order[1]] == 2
+    # The last round said order[1] was lowest; it was order[0] after all.
+    game = Game.objects.get(pk=table.game.pk)
+    seat = {name: i for i, name in enumerate(game.names)}
+    play.edit_round(game, game.round_count, _knock(seat[order[0]], seat[order[0]]))
+    after = {p.name: p.points for p in standings(tournament)}
+    assert after[order[1]] == 3 and after[order[0]] == 2
+
+
+def test_refusals_name_why():
+    club = make_club()
+    with pytest.raises(Exception, match="entered twice"):
+        new_tournament(club, ["Ann", "Ben", "ann"])
+    tournament = new_tournament(club, ["Ann", "Ben"])
+    with pytest.raises(Exception, match="at least three players"):
+        tournaments.draw_round(tournament, club.key)
+    with pytest.raises(Exception, match="3 to 6"):
+        new_tournament(club, table_size=8)
+    with pytest.raises(Exception, match="1 to 20 rounds"):
+        new_tournament(club, rounds=21)
+    with pytest.raises(Exception, match="lower place"):
+        new_tournament(club, points={"4": [1, 2, 3, 0]})
+    assert Tournament.objects.count() == 1
+
+
+def test_three_games_played_again_are_one_night_with_its_standings_at_the_third_game_over(client):
+    game = make_game(players=("Ann", "Ben", "Cat"), preset="friendly", lives=1)
+    key = game.club.key
+    games = [game]
+    for _ in range(2):
+        finish(games[-1], ["Ann", "Ben", "Cat"] if len(games) != 2 else ["Ben", "Ann", "Cat"])
+        games.append(play.play_again(games[-1]))
+    finish(games[-1], ["Ann", "Cat", "Ben"])
+    nights = {Game.objects.get(pk=g.pk).night_id for g in games}
+    assert len(nights) == 1 and None not in nights
+    page = client.get(reverse("game", args=[key, games[-1].id])).content.decode()
+    assert "Tonight: 3 games" in page
+    tonight = page[page.index("Tonight: 3 games") :]
+    assert tonight.index("Ann") < tonight.index("Ben") < tonight.index("Cat")
+    assert "2 wins" in tonight
+
+
+def test_a_table_is_played_through_its_own_scoring_link_and_nothing_else(client):
+    club = make_club()
+    other_club = make_club("Another")
+    tournament = new_tournament(club, NAMES[:8])
+    one, two = tournaments.draw_round(tournament, club.key)
+    key = one.key(club.key)
+    page = client.get(reverse("table-game", args=[key, one.game.id]))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert club.key not in text and club.view_key not in text
+    # Its link records its game.
+    version = Game.objects.get(pk=one.game.pk).version
+    answer = client.post(
+        reverse("table-record", args=[key, one.game.id]),
+        {"version": version, "confirm": "1", "ending": "knock", "knocker": "0", "lowest": "1"},
+    )
+    assert answer.status_code == 302
+    assert Game.objects.get(pk=one.game.pk).round_count == 1
+    # Not another table's game, nor the club, nor another club.
+    assert client.get(reverse("table-game", args=[key, two.game.id])).status_code == 404
+    assert client.get(reverse("club", args=[key])).status_code == 404
+    other = make_game(club=other_club)
+    assert client.get(reverse("table-game", args=[key, other.id])).status_code == 404
+    # The API takes it as a Bearer key for that game only.
+    bearer = {"Authorization": f"Bearer {key}"}
+    body = json.dumps({"ending": "knock", "knocker": "P01", "lowest": ["P02"]})
+    assert client.get(f"/api/v1/games/{one.game.id}", headers=bearer).status_code == 200
+    assert client.get(f"/api/v1/games/{two.game.id}", headers=bearer).status_code == 404
+    assert client.get(f"/api/v1/clubs/{club.id}", headers=bearer).status_code in (401, 404)
+    assert body  # a round through the API is the next test's
+    # A closed table's link records no more.
+    tournaments.close_table(one)
+    assert client.get(reverse("table-game", args=[key, one.game.id])).status_code == 404
+    assert GameSeat.objects.filter(game=one.game).count() == 4
