@@ -62,10 +62,14 @@ def club_from(request: HttpRequest, club_id: str) -> Club:
     return club
 
 
-def game_from(request: HttpRequest, game_id: str) -> Game:
+def game_from(request: HttpRequest, game_id: str, table_ok: bool = False) -> Game:
     """The game, if the request holds its club's key: 401 for a key that opens no club, 404
-    for a game that is not its club's (none, or another club's: the two are not told apart)."""
+    for a game that is not its club's (none, or another club's: the two are not told apart).
+    With ``table_ok`` (reading, recording, undoing), a tournament table's scoring key opens its
+    own game too, and nothing else."""
     game = Game.objects.opened_by(game_id, request.auth)  # type: ignore[attr-defined]
+    if game is None and table_ok:
+        game = Game.objects.opened_by_table(game_id, request.auth)  # type: ignore[attr-defined]
     if game is None:
         if Club.objects.opened_by(request.auth) is None:  # type: ignore[attr-defined]
             raise AuthenticationError
@@ -137,7 +141,7 @@ def game(
     request: HttpRequest, game: str, before: Annotated[int, Field(ge=1, le=10**6)] | None = None
 ):
     """The game as it stands, with its newest 50 rounds (or the 50 before round ``before``)."""
-    return game_data(game_from(request, game), before)
+    return game_data(game_from(request, game, table_ok=True), before)
 
 
 def round_inputs(game: Game, payload: RoundIn) -> RoundInputs:
@@ -189,7 +193,7 @@ def record_round(request: HttpRequest, game: str, payload: RoundIn):
     ``null`` for a repeated tap: the same ``client_id`` with the same round). If the game
     changed since ``version``, or the ``client_id`` was used for another round, a 409 with the
     game."""
-    found = game_from(request, game)
+    found = game_from(request, game, table_ok=True)
     inputs = round_inputs(found, payload)
     try:
         step = play.record_round(found, inputs, seen_version=payload.version)
@@ -239,7 +243,7 @@ def _stale(game: Game, client_id: str = "") -> Status:
 )
 def undo(request: HttpRequest, game: str, payload: UndoIn):
     """Take back the last round (it stays in the log, marked undone)."""
-    found = game_from(request, game)
+    found = game_from(request, game, table_ok=True)
     try:
         play.undo_round(found, seen_version=payload.version)
     except StaleGame:

@@ -106,6 +106,9 @@ class Club(models.Model):
     # Known only on an instance opened with its key (or just made): never stored.
     key: str = ""
     _view_key: str = ""
+    # Opened by a tournament table's scoring key (``key`` is then that key): it opens the table's
+    # game only, so such an instance is never saved and shows no view link.
+    by_table: bool = False
 
     class Meta:
         ordering = ["-created"]
@@ -114,6 +117,8 @@ class Club(models.Model):
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.by_table:
+            raise RuntimeError("a club opened by a table's scoring key is never saved")
         if self.key:  # opened with its key: the digests follow it
             self.set_key(self.key)
         elif not self.key_hash:  # a new club gets its key here, shown once to whoever made it
@@ -141,8 +146,14 @@ class Club(models.Model):
         else:
             self.set_key(key)
 
+    def open_by_table(self, key: str) -> None:
+        """This instance as a table's scoring key opened it: the key builds the game's links."""
+        self.key, self.by_table = key, True
+
     @property
     def view_key(self) -> str:
+        if self.by_table:
+            return ""
         return self._view_key or (view_key_for(self.key, self.view_generation) if self.key else "")
 
     @view_key.setter

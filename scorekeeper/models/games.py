@@ -65,6 +65,27 @@ class GameQuerySet(models.QuerySet["Game"]):
             raise MadeByANewerKnock(game)
         return game
 
+    def opened_by_table(self, game_id: Any, key: str) -> Game | None:
+        """The game, if ``key`` is its tournament table's scoring key and the table is open: a
+        key that records this one game and opens nothing else of the club (no club page, no
+        other game, no change to the club)."""
+        if not _is_uuid(game_id):
+            return None
+        try:
+            game = self.select_related("club").get(pk=game_id, **_open_table(key))
+        except Game.DoesNotExist:
+            return None
+        game.club.open_by_table(key)
+        if game.made_by_a_newer_knock:
+            raise MadeByANewerKnock(game)
+        return game
+
+    def table_version(self, game_id: Any, key: str) -> int | None:
+        """The game's version, if ``key`` is its open table's scoring key (``opened_by_table``)."""
+        if not _is_uuid(game_id):
+            return None
+        return self.filter(pk=game_id, **_open_table(key)).values_list("version", flat=True).first()
+
     def version_opened_by(self, game_id: Any, key: str, read_only: bool = False) -> int | None:
         """The game's version, if ``key`` opens its club (as ``opened_by``): the poll every open
         page makes every 2 seconds, in one indexed query.
@@ -114,6 +135,15 @@ def _version_query(using: str, read_only: bool) -> str:
 
 
 _SENTINEL = uuid.UUID(int=0)
+
+
+def _open_table(key: str) -> dict[str, Any]:
+    """The lookup of a game by its table's scoring key: the table open, its tournament going on."""
+    return {
+        "table__key_hash": key_digest(key),
+        "table__closed": False,
+        "table__tournament__finished__isnull": True,
+    }
 
 
 def seats_with_players() -> models.Prefetch:

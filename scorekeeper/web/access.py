@@ -38,6 +38,8 @@ class Link:
 
     key: str
     read_only: bool
+    # A tournament table's scoring key: records its one game (``Game.objects.opened_by_table``).
+    table: bool = False
 
     # The pages the view link has, by the name of the secret link's page.
     VIEW_PAGES: ClassVar[dict[str, str]] = {
@@ -87,15 +89,21 @@ def club_link(read_only_ok: bool = False) -> Callable[[View], View]:
     return decorator
 
 
-def game_link(read_only_ok: bool = False) -> Callable[[View], View]:
+def game_link(read_only_ok: bool = False, table_ok: bool = False) -> Callable[[View], View]:
     """As ``club_link``, for a game of the club: the game, its club and its seats in one
-    lookup (two statements)."""
+    lookup (two statements). With ``table_ok``, a tournament table's scoring key in the secret
+    link's place opens its own game (``Link.table``); any other page is not found by it."""
 
     def decorator(view: View) -> View:
         @wraps(view)
         def wrapper(request: HttpRequest, game_id: Any, **kwargs: Any) -> HttpResponse:
             link = url_link(kwargs, read_only_ok)
             game = Game.objects.opened_by(game_id, link.key, link.read_only)
+            if game is None and table_ok and not link.read_only:
+                game = Game.objects.opened_by_table(game_id, link.key)
+                if game is not None:
+                    request.link = Link(link.key, read_only=False, table=True)  # type: ignore[attr-defined]
+                    return view(request, game, **kwargs)
             if game is None:
                 if Club.objects.opened_by(link.key, link.read_only) is None:
                     return _gone_or_404(request, link.key)

@@ -171,31 +171,43 @@ def test_a_table_is_played_through_its_own_scoring_link_and_nothing_else(client)
     tournament = new_tournament(club, NAMES[:8])
     one, two = tournaments.draw_round(tournament, club.key)
     key = one.key(club.key)
-    page = client.get(reverse("table-game", args=[key, one.game.id]))
+    page = client.get(reverse("game", args=[key, one.game.id]))
     assert page.status_code == 200
     text = page.content.decode()
     assert club.key not in text and club.view_key not in text
     # Its link records its game.
     version = Game.objects.get(pk=one.game.pk).version
     answer = client.post(
-        reverse("table-record", args=[key, one.game.id]),
+        reverse("record", args=[key, one.game.id]),
         {"version": version, "confirm": "1", "ending": "knock", "knocker": "0", "lowest": "1"},
     )
     assert answer.status_code == 302
     assert Game.objects.get(pk=one.game.pk).round_count == 1
     # Not another table's game, nor the club, nor another club.
-    assert client.get(reverse("table-game", args=[key, two.game.id])).status_code == 404
+    assert client.get(reverse("game", args=[key, two.game.id])).status_code == 404
     assert client.get(reverse("club", args=[key])).status_code == 404
     other = make_game(club=other_club)
-    assert client.get(reverse("table-game", args=[key, other.id])).status_code == 404
+    assert client.get(reverse("game", args=[key, other.id])).status_code == 404
     # The API takes it as a Bearer key for that game only.
     bearer = {"Authorization": f"Bearer {key}"}
-    body = json.dumps({"ending": "knock", "knocker": "P01", "lowest": ["P02"]})
+    names = seated(one)
+    body = json.dumps({"ending": "knock", "knocker": names[0], "lowest": [names[2]]})
     assert client.get(f"/api/v1/games/{one.game.id}", headers=bearer).status_code == 200
-    assert client.get(f"/api/v1/games/{two.game.id}", headers=bearer).status_code == 404
+    assert client.get(f"/api/v1/games/{two.game.id}", headers=bearer).status_code in (401, 404)
     assert client.get(f"/api/v1/clubs/{club.id}", headers=bearer).status_code in (401, 404)
-    assert body  # a round through the API is the next test's
+    recorded = client.post(
+        f"/api/v1/games/{one.game.id}/rounds", body, content_type="application/json", headers=bearer
+    )
+    assert recorded.status_code == 200, recorded.content
+    assert Game.objects.get(pk=one.game.pk).round_count == 2
+    assert client.get(reverse("round-log", args=[key, one.game.id])).status_code == 200
+    assert client.get(reverse("invite", args=[key, one.game.id])).status_code == 404
+    for page in ("play-again", "name-game"):
+        assert client.post(reverse(page, args=[key, one.game.id])).status_code == 404, page
+    gone = client.post(reverse("set-aside", args=[key, one.game.id, "delete"]))
+    assert gone.status_code == 404 and not Game.objects.get(pk=one.game.pk).deleted
+    assert client.get(reverse("stats", args=[key])).status_code == 404
     # A closed table's link records no more.
     tournaments.close_table(one)
-    assert client.get(reverse("table-game", args=[key, one.game.id])).status_code == 404
+    assert client.get(reverse("game", args=[key, one.game.id])).status_code == 404
     assert GameSeat.objects.filter(game=one.game).count() == 4

@@ -37,6 +37,7 @@ from ...reports.chart import lives_chart, sheet_rows
 from ...reports.picture import THEMES, picture
 from ...reports.rounds import lives_over_rounds, round_page
 from ...reports.summary import summarise
+from ...reports.tournaments import night_standings
 from ...rules import ROUND_ENDINGS, Result, Status
 from ...rules.errors import InputError
 from ...rules.game import GameState, Step, stored_state
@@ -68,7 +69,9 @@ def links(game: Game, link: Link) -> dict[str, object]:
     """Where a page's links and live updates go: the secret link's pages, or the viewer's."""
     return {
         "can_record": not link.read_only,
-        "club_url": link.url("club"),
+        # A tournament table's scoring link records its game and opens nothing else.
+        "table_link": link.table,
+        "club_url": "" if link.table else link.url("club"),
         "table_url": link.url("game", game.id),
         "log_url": link.url("round-log", game.id),
         "poll_url": link.url("game-version", game.id),
@@ -76,6 +79,14 @@ def links(game: Game, link: Link) -> dict[str, object]:
         # How long a stream may say nothing before the page polls again: its beat, and a margin.
         "quiet_ms": (live.HEARTBEAT + 5) * 1000,
     }
+
+
+def _night(game: Game) -> dict[str, object] | None:
+    """The night this game ended, where it is one of several played back to back."""
+    count, lines = night_standings(game.night)  # type: ignore[arg-type]
+    if count < 2:
+        return None
+    return {"night": game.night, "games": count, "lines": lines}
 
 
 def table_context(
@@ -99,12 +110,14 @@ def table_context(
     if recording:
         record_form = form or SimpleLazyObject(lambda: RecordForm(game=game))
     summary = summarise(game) if state.game_over else None
+    night = _night(game) if state.game_over and game.night_id else None
     return {
         **links(game, link),
         "club": game.club,
         "game": game,
         "state": state,
         "summary": summary,
+        "night": night,
         "share_text": summary.share_text(game.preset_name) if summary else "",
         # The picture of a finished game and the page it is shared with: the view link's, never
         # the secret link's (share_picture).
@@ -112,7 +125,7 @@ def table_context(
             "image": reverse("view-share-picture", args=[game.club.view_key, game.id]),
             "url": reverse("view-game", args=[game.club.view_key, game.id]),
         }
-        if summary
+        if summary and not link.table
         else None,
         "view": view,
         "rows": cache(lambda: _rows(game, record_form, view["seats"])),
@@ -135,7 +148,7 @@ def table_context(
         "engine": engine_urls() if recording else None,
         # "Play again" without a connection: the next game's page, drawn ahead (again.js).
         "stand_in": play.next_game_id(game)
-        if not (link.read_only or game.abandoned or game.deleted)
+        if not (link.read_only or link.table or game.abandoned or game.deleted)
         else None,
         "engine_table": {
             "rules": game.rules_data,
@@ -178,7 +191,7 @@ def _rows(game: Game, form: RecordForm | None, seats: list[SeatView]) -> list[di
 
 @require_GET
 @vary_on_headers("HX-Request")
-@game_link(read_only_ok=True)
+@game_link(read_only_ok=True, table_ok=True)
 def game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The table page, through the secret link (with the record form) or the view link; htmx
     (a refresh after news of a change) gets the table region only."""
@@ -214,9 +227,10 @@ def game_version(request: HtmxHttpRequest, game_id: Any, **keys: str) -> HttpRes
     """Polled every 2 seconds by every open page of a game that has no stream of news open:
     one indexed query that authorises and reads the version, and no rendering."""
     link = url_link(keys, read_only_ok=True)
-    return _version_answer(
-        request, Game.objects.version_opened_by(game_id, link.key, link.read_only)
-    )
+    version = Game.objects.version_opened_by(game_id, link.key, link.read_only)
+    if version is None and not link.read_only:  # a tournament table's scoring key
+        version = Game.objects.table_version(game_id, link.key)
+    return _version_answer(request, version)
 
 
 @require_GET
@@ -233,6 +247,10 @@ async def game_events(
     link = url_link(keys, read_only_ok=True)
     news = live.watcher()
     version = await news.run(Game.objects.version_opened_by, game_id, link.key, link.read_only)
+    table = False
+    if version is None and not link.read_only:  # a tournament table's scoring key
+        version = await news.run(Game.objects.table_version, game_id, link.key)
+        table = True
     if version is None:
         raise Http404(_("No such game"))
     admitted = news.admit(client_address(request))
@@ -243,7 +261,11 @@ async def game_events(
         busy["Retry-After"] = str(live.LIFETIME // 10)
         return busy
     stream = news.news(
-        game_id, _heard(request), version, admitted=admitted, key=key_digest(link.key)
+        game_id,
+        _heard(request),
+        version,
+        admitted=admitted,
+        key=None if table else key_digest(link.key),
     )
     admitted.follows(stream)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
@@ -267,7 +289,7 @@ TAP_OUTCOME = contract.TAP_OUTCOME
 
 
 @require_POST
-@game_link()
+@game_link(table_ok=True)
 def record(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Preview a round (what will happen), or confirm it (save it)."""
     form = RecordForm(request.POST, game=game)
@@ -382,7 +404,7 @@ def _stale(
 
 
 @require_POST
-@game_link()
+@game_link(table_ok=True)
 def undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = VersionForm(request.POST)
     said = ""
@@ -466,7 +488,7 @@ def invite(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 @require_POST
-@game_link()
+@game_link(table_ok=True)
 def game_mode(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Referee each round, or just count lives: how this game's table page asks for a round."""
     mode = request.POST.get("mode", "")
@@ -478,7 +500,7 @@ def game_mode(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@game_link()
+@game_link(table_ok=True)
 def edit_round(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
     club = game.club
     round = game.rounds.as_of(game.version).filter(number=number).first()
@@ -581,7 +603,7 @@ def _edit_preview(
 
 @require_GET
 @vary_on_headers("HX-Request")
-@game_link(read_only_ok=True)
+@game_link(read_only_ok=True, table_ok=True)
 def round_log(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The round log, newest first, a page of rounds at a time (``?before=``), each worked out
     again from the table before it; the lives chart of the whole game and, for the page's

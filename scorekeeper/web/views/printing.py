@@ -81,7 +81,7 @@ def preset_rules(request: HttpRequest, preset: str, pdf: bool = False) -> HttpRe
 
 
 @require_GET
-@game_link()
+@game_link(table_ok=True)
 def game_rules(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpResponse:
     title, description, card = _rules_of_game(game)
     if pdf:
@@ -159,7 +159,7 @@ def game_rows(game: Game, page: RoundPage) -> list[SheetRow]:
 
 
 @require_GET
-@game_link()
+@game_link(table_ok=True)
 def game_sheet(request: HtmxHttpRequest, game: Game, pdf: bool = False) -> HttpResponse:
     state = game.state
     before = _before(request)

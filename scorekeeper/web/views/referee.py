@@ -42,7 +42,7 @@ def referee(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-@game_link()
+@game_link(table_ok=True)
 def game_referee(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The referee with a game's rules and the players still in it; its verdict is recorded
     as the game's next round in one tap."""
