@@ -51,6 +51,7 @@ class Link:
         "stats": "view-stats",
         "standings": "view-standings",
         "player-stats": "view-player-stats",
+        "tournaments": "view-tournaments",
     }
 
     def url(self, page: str, *args: object) -> str:

@@ -4,7 +4,7 @@ tries instead of forty. A club's pages carry its secret key (``c/``) or its view
 
 from django.urls import URLPattern, URLResolver, include, path, re_path
 
-from .views import app, backup, clubs, games, printing, referee
+from .views import app, backup, clubs, games, printing, referee, tournaments
 
 # A game's pages under its club's secret link: c/<key>/g/<game_id>/...
 game_patterns: list[URLPattern | URLResolver] = [
@@ -45,6 +45,27 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("replace-link", clubs.replace_link, name="replace-link"),
     path("export.json", backup.export_club, name="export-club"),
     path("games.csv", backup.export_games_csv, name="export-games-csv"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/new", tournaments.new_tournament, name="new-tournament"),
+    path("tournaments/<uuid:tournament_id>/", tournaments.tournament, name="tournament"),
+    re_path(
+        r"^tournaments/(?P<tournament_id>[0-9a-f-]{36})/(?P<action>draw|close|enter|withdraw|swap|end)$",
+        tournaments.tournament_action,
+        name="tournament-action",
+    ),
+    path("tournaments/<uuid:tournament_id>/cards", tournaments.table_cards, name="table-cards"),
+    path(
+        "tournaments/<uuid:tournament_id>/cards.pdf",
+        tournaments.table_cards,
+        {"pdf": True},
+        name="table-cards-pdf",
+    ),
+    path("tournaments/<uuid:tournament_id>/results.pdf", tournaments.results, name="results-pdf"),
+    path(
+        "tournaments/<uuid:tournament_id>/results.csv",
+        tournaments.results_csv,
+        name="results-csv",
+    ),
 ]
 
 # The view link's pages: the same views, opened read-only (access.Link.VIEW_PAGES): v/<key>/...
@@ -58,6 +79,8 @@ view_patterns: list[URLPattern | URLResolver] = [
     path("stats", clubs.stats, name="view-stats"),
     path("standings", clubs.club_standings, name="view-standings"),
     path("players/<int:player_id>/stats", clubs.player_stats, name="view-player-stats"),
+    path("tournaments/", tournaments.tournament_list, name="view-tournaments"),
+    path("tournaments/<uuid:tournament_id>/board", tournaments.board, name="tournament-board"),
 ]
 
 urlpatterns = [

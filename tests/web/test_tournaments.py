@@ -211,3 +211,72 @@ def test_a_table_is_played_through_its_own_scoring_link_and_nothing_else(client)
     tournaments.close_table(one)
     assert client.get(reverse("game", args=[key, one.game.id])).status_code == 404
     assert GameSeat.objects.filter(game=one.game).count() == 4
+
+
+def test_the_organiser_starts_draws_prints_and_ends_a_tournament_over_http(client, tmp_path):
+    from .test_printing import read_pdf
+
+    club = make_club()
+    for name in NAMES[:5]:
+        play.add_player(club, name)
+    players = {p.name: p for p in club.players.all()}
+    form = {
+        "name": "Spring cup",
+        "preset": "schwimmen",
+        "table_size": "4",
+        "rounds": "2",
+        "method": "mixed",
+        "prizes": "3",
+        "new_players": ", ".join(NAMES[5:13]),
+        **{f"plays_{p.pk}": "on" for p in players.values()},
+        "points_4": "5 3 1 0",
+    }
+    started = client.post(reverse("new-tournament", args=[club.key]), form)
+    assert started.status_code == 302, started.content.decode()[:3000]
+    tournament = Tournament.objects.get()
+    assert tournament.entries.count() == 13 and tournament.points["4"] == [5, 3, 1, 0]
+    assert client.get(reverse("tournaments", args=[club.key])).status_code == 200
+    page = client.get(started["Location"]).content.decode()
+    assert "Draw round 1" in page
+    drawn = client.post(reverse("tournament-action", args=[club.key, tournament.pk, "draw"]))
+    assert drawn.status_code == 302
+    page = client.get(drawn["Location"]).content.decode()
+    assert "Round 1 is drawn: 4 tables." in page and "Table 4" in page
+    # Drawing again while every table plays is refused with the tables named.
+    again = client.post(
+        reverse("tournament-action", args=[club.key, tournament.pk, "draw"]), follow=True
+    )
+    assert "Tables 1, 2, 3 and 4 are still playing" in again.content.decode()
+    assert tournament.tables.count() == 4
+    cards = client.get(reverse("table-cards", args=[club.key, tournament.pk]))
+    assert cards.status_code == 200 and cards.content.decode().count("<svg") == 4
+    pdf = client.get(reverse("table-cards-pdf", args=[club.key, tournament.pk]))
+    text, pages = read_pdf(pdf.content, tmp_path, "table-cards")
+    assert pages == 1 and all(f"Table {n}" in text for n in range(1, 5))
+    results = client.get(reverse("results-pdf", args=[club.key, tournament.pk]))
+    text, pages = read_pdf(results.content, tmp_path, "tournament-results")
+    assert pages == 1 and "P13" in text
+    csv = client.get(reverse("results-csv", args=[club.key, tournament.pk])).content.decode()
+    assert csv.splitlines()[0].startswith("place,name,points") and len(csv.splitlines()) == 14
+    ended = client.post(
+        reverse("tournament-action", args=[club.key, tournament.pk, "end"]), follow=True
+    )
+    assert "The tournament is over." in ended.content.decode()
+    assert not tournaments.still_playing(Tournament.objects.get())
+
+
+def test_the_leaderboard_answers_204_until_something_changes(client):
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8])
+    (one, _two) = tournaments.draw_round(tournament, club.key)
+    url = reverse("tournament-board", args=[club.view_key, tournament.pk])
+    page = client.get(url).content.decode()
+    assert "Still playing:" in page and "table 1 (round 1)" in page
+    version = page.split("v=", 1)[1].split('"', 1)[0]
+    htmx = {"HX-Request": "true"}
+    assert client.get(url, {"v": version, "page": 1}, headers=htmx).status_code == 204
+    finish(one.game, seated(one))
+    changed = client.get(url, {"v": version, "page": 1}, headers=htmx)
+    assert changed.status_code == 200 and "table 1 (round" not in changed.content.decode()
+    # The secret link's organiser page is not the view link's.
+    assert client.get(reverse("tournament", args=[club.view_key, tournament.pk])).status_code == 404

@@ -1,0 +1,290 @@
+"""A tournament: its organiser's pages under the club's secret link (start it, draw each round,
+print the table cards, close a table, swap two players, enter a late player, end it) and the
+big screen's leaderboard under the view link. Each table plays through its own game's pages."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Count, Sum
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from ... import tournaments
+from ...lib.qr import qr_svg
+from ...lib.text import sentence
+from ...models import Club, Tournament
+from ...reports.tournament_printing import Card, results_pdf, table_cards_pdf
+from ...reports.tournaments import Placing, standings
+from ...rules.errors import InputError
+from ..access import club_link
+from ..forms.tournaments import EntryForm, SwapForm, TournamentForm
+from ..http import HtmxHttpRequest
+from .printing import _paper, _pdf
+
+BOARD_PAGE = 40  # players on one screen of the leaderboard, no scrolling
+
+
+def _tournament(club: Club, tournament_id: Any) -> Tournament:
+    try:
+        return Tournament.objects.get(pk=tournament_id, club=club)
+    except (Tournament.DoesNotExist, ValueError):
+        raise Http404(_("No such tournament")) from None
+
+
+def _left_words(tournament: Tournament) -> str:
+    return _("Coins") if tournament.rules.played_for_pot else _("Lives left")
+
+
+@require_http_methods(["GET", "POST"])
+@club_link()
+def new_tournament(request: HtmxHttpRequest, club: Club) -> HttpResponse:
+    form = TournamentForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = form.start()
+        except InputError as refusal:
+            form.refuse(refusal)
+        else:
+            return redirect("tournament", club.key, tournament.pk)
+    return render(request, "scorekeeper/tournaments/new.html", {"club": club, "form": form})
+
+
+def _tables(tournament: Tournament, club: Club, number: int) -> list[dict[str, Any]]:
+    """The tables of round ``number``: players in seat order, the scoring link, and how far
+    each game has come (two queries)."""
+    tables = list(
+        tournament.tables.filter(round=number)
+        .select_related("game")
+        .prefetch_related("game__seats__player")
+    )
+    rows = []
+    for table in tables:
+        game = table.game
+        seats = sorted(game.seats.all(), key=lambda s: s.position)
+        rows.append(
+            {
+                "table": table,
+                "players": [seat.player for seat in seats],
+                "deals": seats[game.first_dealer].player.name,
+                "url": reverse("game", args=[table.key(club.key), game.id]),
+                "playing": table.playing,
+                "round": game.round_count + (0 if game.finished else 1),
+                "result": game.result_words if game.finished else "",
+            }
+        )
+    return rows
+
+
+@require_GET
+@club_link()
+def tournament(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
+    found = _tournament(club, tournament_id)
+    number = found.drawn_rounds
+    return render(
+        request,
+        "scorekeeper/tournaments/organise.html",
+        {
+            "club": club,
+            "tournament": found,
+            "number": number,
+            "tables": _tables(found, club, number) if number else [],
+            "standings": standings(found),
+            "left_words": _left_words(found),
+            "entry_form": EntryForm(),
+            "board_url": reverse("tournament-board", args=[club.view_key, found.pk]),
+        },
+    )
+
+
+@require_POST
+@club_link()
+def tournament_action(
+    request: HtmxHttpRequest, club: Club, tournament_id: Any, action: str
+) -> HttpResponse:
+    """Draw the next round, close a table, enter or withdraw a player, swap two, or end: each
+    refusal said on the organiser's page, nothing changed."""
+    found = _tournament(club, tournament_id)
+    try:
+        said = _act(request, club, found, action)
+    except InputError as refusal:
+        messages.error(request, sentence(refusal.message))
+    else:
+        if said:
+            messages.success(request, said)
+    return redirect("tournament", club.key, found.pk)
+
+
+def _act(request: HtmxHttpRequest, club: Club, found: Tournament, action: str) -> str:
+    post = request.POST
+    if action == "draw":
+        tables = tournaments.draw_round(found, club.key)
+        return _("Round %(n)d is drawn: %(tables)d tables.") % {
+            "n": tables[0].round,
+            "tables": len(tables),
+        }
+    if action == "close":
+        table = found.tables.filter(round=found.drawn_rounds, number=post.get("table")).first()
+        if table is None:
+            raise InputError(_("no such table in this round"), "table")
+        tournaments.close_table(table)
+        return _("Table %(n)d is closed.") % {"n": table.number}
+    if action == "enter":
+        form = EntryForm(post)
+        if not form.is_valid():
+            raise InputError(_("give the player's name"), "name")
+        tournaments.enter(found, [form.cleaned_data["name"]])
+        return _("%(name)s is entered.") % {"name": form.cleaned_data["name"]}
+    if action == "withdraw":
+        entry = found.entries.filter(player_id=post.get("player")).first()
+        if entry is None:
+            raise InputError(_("no such player in this tournament"), "player")
+        tournaments.withdraw(entry)
+        return _("%(name)s is withdrawn and keeps their points.") % {"name": entry.player.name}
+    if action == "swap":
+        swap = SwapForm(post)
+        if not swap.is_valid():
+            raise InputError(_("pick two players to swap"), "swap")
+        players = club.players.in_bulk([swap.cleaned_data["first"], swap.cleaned_data["second"]])
+        if len(players) != 2:
+            raise InputError(_("pick two players to swap"), "swap")
+        tournaments.swap_players(found, *players.values())
+        return _("The two players are swapped.")
+    if action == "end":
+        tournaments.end_tournament(found)
+        return _("The tournament is over.")
+    raise Http404
+
+
+@require_GET
+@club_link()
+def table_cards(
+    request: HtmxHttpRequest, club: Club, tournament_id: Any, pdf: bool = False
+) -> HttpResponse:
+    found = _tournament(club, tournament_id)
+    number = found.drawn_rounds
+    if not number:
+        raise Http404(_("No round is drawn yet"))
+    rows = _tables(found, club, number)
+    cards = [
+        Card(
+            row["table"].number,
+            [p.name for p in row["players"]],
+            row["deals"],
+            request.build_absolute_uri(row["url"]),
+        )
+        for row in rows
+    ]
+    round_words = _("Round %(n)d") % {"n": number}
+    if pdf:
+        content = table_cards_pdf(found.name, round_words, cards, _paper(request))
+        return _pdf(content, f"tables-round-{number}.pdf")
+    for card in cards:
+        card.qr = qr_svg(card.url)  # type: ignore[attr-defined]
+    return render(
+        request,
+        "scorekeeper/tournaments/cards.html",
+        {
+            "club": club,
+            "tournament": found,
+            "cards": cards,
+            "round_words": round_words,
+            "title": f"{found.name} · {round_words}",
+            "pdf_url": reverse("table-cards-pdf", args=[club.key, found.pk]),
+        },
+    )
+
+
+@require_GET
+@club_link()
+def results(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
+    found = _tournament(club, tournament_id)
+    content = results_pdf(found.name, standings(found), _left_words(found), _paper(request))
+    return _pdf(content, "results.pdf")
+
+
+def _board_version(found: Tournament) -> str:
+    """What the leaderboard shows changes only with this: the versions of its games, its
+    tables and entries, and whether it is over (one query)."""
+    counted = found.tables.aggregate(
+        versions=Sum("game__version"), tables=Count("pk"), closed=Sum("closed")
+    )
+    entries = found.entries.filter(left=False).count()
+    return (
+        f"{counted['versions']}-{counted['tables']}-{counted['closed']}-{entries}-{found.finished}"
+    )
+
+
+@require_GET
+@club_link(read_only_ok=True)
+def board(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
+    """The leaderboard for a big screen: large, dark, no controls, up to 40 players a page. It
+    asks every second whether anything changed (204 when not), and draws itself again when a
+    game moves on."""
+    found = _tournament(club, tournament_id)
+    version = _board_version(found)
+    if request.htmx and request.GET.get("v") == version:
+        return HttpResponse(status=204)
+    placings = standings(found)
+    page = _page(request, len(placings))
+    number = found.drawn_rounds
+    playing = [
+        {"number": t.number, "round": t.game.round_count + 1}
+        for t in tournaments.still_playing(found)
+        if t.round == number
+    ]
+    context = {
+        "club": club,
+        "tournament": found,
+        "placings": placings[(page - 1) * BOARD_PAGE : page * BOARD_PAGE],
+        "page": page,
+        "pages": max(1, -(-len(placings) // BOARD_PAGE)),
+        "number": number,
+        "playing": playing,
+        "version": version,
+        "left_words": _left_words(found),
+    }
+    template = "scorekeeper/tournaments/board.html" + ("#board" if request.htmx else "")
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _page(request: HtmxHttpRequest, total: int) -> int:
+    pages = max(1, -(-total // BOARD_PAGE))
+    said = request.GET.get("page", "1")
+    return min(pages, int(said)) if said.isdigit() and int(said) >= 1 else 1
+
+
+def placings_csv(placings: list[Placing]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["place", "name", "points", "games_won", "left", "games", "prize"])
+    for p in placings:
+        writer.writerow([p.place, p.name, p.points, p.wins, p.left, p.games, int(p.prize)])
+    return out.getvalue()
+
+
+@require_GET
+@club_link()
+def results_csv(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
+    found = _tournament(club, tournament_id)
+    response = HttpResponse(placings_csv(standings(found)), content_type="text/csv")
+    response["Content-Disposition"] = 'attachment; filename="results.csv"'
+    return response
+
+
+@require_GET
+@club_link(read_only_ok=True)
+def tournament_list(request: HtmxHttpRequest, club: Club) -> HttpResponse:
+    return render(
+        request,
+        "scorekeeper/tournaments/list.html",
+        {"club": club, "tournaments": club.tournaments.all()[:50]},
+    )
