@@ -84,7 +84,8 @@ class TournamentForm(forms.Form):
         return [self[f"points_{size}"] for size in POINT_SIZES]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         overrides = {"lives": data["lives"]} if data.get("lives") else {}

@@ -130,7 +130,9 @@ def _act(request: HtmxHttpRequest, club: Club, found: Tournament, action: str) -
             "tables": len(tables),
         }
     if action == "close":
-        table = found.tables.filter(round=found.drawn_rounds, number=post.get("table")).first()
+        table = found.tables.filter(
+            round=found.drawn_rounds, number=_whole(post.get("table"))
+        ).first()
         if table is None:
             raise InputError(_("no such table in this round"), "table")
         tournaments.close_table(table)
@@ -142,7 +144,7 @@ def _act(request: HtmxHttpRequest, club: Club, found: Tournament, action: str) -
         tournaments.enter(found, [form.cleaned_data["name"]])
         return _("%(name)s is entered.") % {"name": form.cleaned_data["name"]}
     if action == "withdraw":
-        entry = found.entries.filter(player_id=post.get("player")).first()
+        entry = found.entries.filter(player_id=_whole(post.get("player"))).first()
         if entry is None:
             raise InputError(_("no such player in this tournament"), "player")
         tournaments.withdraw(entry)
@@ -160,6 +162,11 @@ def _act(request: HtmxHttpRequest, club: Club, found: Tournament, action: str) -
         tournaments.end_tournament(found)
         return _("The tournament is over.")
     raise Http404
+
+
+def _whole(said: str | None) -> int:
+    """A number a form sent, or 0 (which names nothing)."""
+    return int(said) if said and said.isdigit() and len(said) < 10 else 0
 
 
 @require_GET
