@@ -28,6 +28,16 @@ def tap_knock(page, knocker: str, lowest: list[str]):
         player_tile(page, name).click()
 
 
+SEND_NOW = "() => document.querySelector('#waiting .retry')?.click()"
+
+
+def send_now(page):
+    """Send now, where the phone still shows it. Any answer from Knock (a poll, once the Wi-Fi
+    is back) sends what waits on its own and takes the button away, so the tap is made in the
+    page in one step: a click that first waits for the button would race that send."""
+    page.evaluate(SEND_NOW)
+
+
 def all_saved(page, timeout: int = 10_000):
     """Every round the phone recorded has reached Knock: the waiting box says so, and lists no
     round still waiting."""

@@ -23,7 +23,7 @@ from scorekeeper.rules.ruleset import RULES_VERSION, json_value
 from scorekeeper.rules.view import capfirst
 
 from ..factory import make_game
-from .phones import all_saved, outbox_empty
+from .phones import all_saved, outbox_empty, send_now
 from .test_phone_app import wait_until_kept, wifi_to, worker_ready
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -269,7 +269,7 @@ def test_a_game_plays_on_without_a_connection_as_the_server_plays_it(
         expect(page.locator("#record button[name=confirm]")).to_be_disabled()
         assert Round.objects.filter(game=game).count() == 0
         wifi.mend()
-        page.locator("#waiting .retry").click()
+        send_now(page)
         all_saved(page, timeout=20_000)
         context.close()
     server.close()
@@ -426,7 +426,7 @@ def test_a_reload_in_airplane_mode_starts_the_engine_from_the_phone_and_plays_on
             page.locator("#table .scoreboard .seat").nth(2).locator(".token.lost")
         ).to_have_count(1)
         wifi.mend()
-        page.locator("#waiting .retry").click()
+        send_now(page)
         all_saved(page, timeout=20_000)
         context.close()
     assert [(r.knocker, r.lowest) for r in Round.objects.filter(game=game)] == [(0, [2])]
@@ -445,10 +445,10 @@ def test_two_phones_offline_on_the_same_round_lose_neither(browser, live_server)
         tap_round(b, 0, 1)
         expect(b.locator("#toast")).to_contain_text("Ben −1")
         wifi_a.mend()
-        a.locator("#waiting .retry").click()
+        send_now(a)
         all_saved(a, timeout=20_000)
         wifi_b.mend()
-        b.locator("#waiting .retry").click()
+        send_now(b)
         # B's round alone, beside the one A saved: not the same hand (Cara lowest, not Ben).
         expect(b.locator("#waiting .error")).to_contain_text("Another phone recorded round 1")
         expect(b.locator("#waiting .compare dd").first).to_contain_text("Ana knocked · Ben lowest")
@@ -499,7 +499,7 @@ def test_a_whole_game_and_the_next_one_in_airplane_mode(browser, live_server):
         expect(page.locator("#waiting .count")).to_have_text("1 round not sent yet")
         assert Game.objects.filter(club=club).count() == 1 and Round.objects.count() == 0
         wifi.mend()
-        page.locator("#waiting .retry").click()
+        send_now(page)
         all_saved(page, timeout=20_000)
         expect(page.locator("#record .tile.unsaved")).to_have_count(0)
         # The game before it: its rounds waited under its own page, and went too.

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from scorekeeper.models import Game, Round
 
 from ..factory import make_game
-from .phones import all_saved
+from .phones import all_saved, send_now
 from .test_engine import PHONE, engine_ready
 from .test_phone_app import wifi_to, worker_ready
 
@@ -126,9 +126,7 @@ def test_an_evening_on_a_flaky_wifi_loses_doubles_and_blocks_no_round(browser, l
             played.append((knocker, [lowest]))
         wifi.mend()
         # Back for good: the phone sends what waits (at its next poll, or Send now).
-        send_now = page.locator("#waiting .retry")
-        if send_now.count():
-            send_now.click()
+        send_now(page)
         all_saved(page, timeout=60_000)
         assert waiting_rounds(page) == 0
         context.close()
@@ -154,10 +152,10 @@ def test_two_phones_with_the_same_hand_offline_settle_it_in_one_tap(browser, liv
         tap(a, 0, 2, 1)
         tap(b, 0, 2, 1)
         wifi_a.mend()
-        a.locator("#waiting .retry").click()
+        send_now(a)
         all_saved(a, timeout=20_000)
         wifi_b.mend()
-        b.locator("#waiting .retry").click()
+        send_now(b)
         compare = b.locator("#waiting .compare dd")
         expect(compare.first).to_have_text(
             "Round 1 · Knock · Ana knocked · Cara lowest · Cara −1 · Ben deals next"
