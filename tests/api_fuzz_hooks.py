@@ -7,7 +7,7 @@ import os
 import schemathesis
 
 FIRST_KEY = os.environ["KNOCK_FUZZ_KEY"]  # the club made before the run
-KEYS: dict[str, str] = {}  # a club's or a game's id: the key that opens it
+KEYS: dict[str, str] = {}  # a club's, a game's or a tournament's id: the key that opens it
 
 
 @schemathesis.hook
@@ -17,7 +17,7 @@ def after_call(context, case, response):
     made = response.json()
     if case.path.endswith("/clubs"):
         KEYS[made["id"]] = made["key"]
-    elif case.path.endswith("/games"):
+    elif case.path.endswith(("/games", "/tournaments")):
         KEYS[made["id"]] = KEYS.get(str((case.path_parameters or {}).get("club")), FIRST_KEY)
 
 
@@ -27,8 +27,7 @@ class ClubKeys:
         return FIRST_KEY
 
     def set(self, case, data, context):
-        opened = (case.path_parameters or {}).get("club") or (case.path_parameters or {}).get(
-            "game"
-        )
+        named = case.path_parameters or {}
+        opened = named.get("club") or named.get("game") or named.get("tournament")
         key = KEYS.get(str(opened), data)
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {key}"}

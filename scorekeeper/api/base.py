@@ -207,7 +207,7 @@ def _refusal(request: HttpRequest, exc: Refusal) -> HttpResponse:
 def _not_found(request: HttpRequest, exc: Exception) -> HttpResponse:
     # A club's key that does not open what the request names: whether it exists, as another
     # club's or at all, is not revealed.
-    return error(_("no such club or game for this key"), "Authorization", 404)
+    return error(_("no such club, game or tournament for this key"), "Authorization", 404)
 
 
 @api.exception_handler(AuthenticationError)
@@ -230,8 +230,10 @@ def not_found(request: HttpRequest, path: str = "") -> HttpResponse:
 
 from .games import router as games_router  # noqa: E402
 from .rules import router as rules_router  # noqa: E402
+from .tournaments import router as tournaments_router  # noqa: E402
 
 api.add_router("", rules_router)
 api.add_router("", games_router)
+api.add_router("", tournaments_router)
 
 __all__ = ["api", "error", "not_found"]

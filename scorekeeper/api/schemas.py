@@ -20,6 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 from pydantic_core import PydanticCustomError
 
 from ..lib.text import clean_name_text
+from ..models.nights import MOST_ENTRIES, MOST_ROUNDS
 from ..rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
 from ..rules.errors import InputError
 from ..rules.numbers import read_points
@@ -390,6 +391,15 @@ class ClubIn(Strict):
     model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Thursday table"}]})
 
 
+Lives = Annotated[
+    int,
+    BeforeValidator(_whole(gettext_noop("lives must be a whole number"))),
+    WithJsonSchema(
+        {"type": "integer", "minimum": LIVES.low, "maximum": LIVES.high}
+    ),  # the switch's
+]
+
+
 class GameIn(Strict):
     rules: Rules
     players: Annotated[
@@ -405,16 +415,7 @@ class GameIn(Strict):
         ),
     ]
     first_dealer: Name | None = None
-    lives: (
-        Annotated[
-            int,
-            BeforeValidator(_whole(gettext_noop("lives must be a whole number"))),
-            WithJsonSchema(
-                {"type": "integer", "minimum": LIVES.low, "maximum": LIVES.high}  # the switch's
-            ),
-        ]
-        | None
-    ) = None
+    lives: Lives | None = None
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -477,6 +478,127 @@ class RoundIn(Strict):
                     "client_id": "9a0e1d",
                 },
                 {"ending": "highest", "knocker": "Ann", "winners": ["Cat"]},
+            ]
+        }
+    )
+
+
+def _entries(value: Any) -> list[str]:
+    """A tournament's players: names, each a name a club can keep."""
+    message = gettext_noop("players are a list of names, each at most 60 characters")
+    if not isinstance(value, list) or len(value) > MOST_ENTRIES:
+        raise _refuse(message)
+    return [_text(message, 60)(name) for name in value]
+
+
+def _points_by_size(value: Any) -> dict[str, list[int]]:
+    """Points by table size, in shape; what they may be is the tournament's to check."""
+    message = gettext_noop('points are an object such as {"4": [3, 2, 1, 0]}')
+    if not isinstance(value, dict) or len(value) > 5:
+        raise _refuse(message)
+    whole = _whole(message)
+    for row in value.values():
+        if not isinstance(row, list) or len(row) > 7:
+            raise _refuse(message)
+    return {str(size)[:2]: [whole(p) for p in row] for size, row in value.items()}
+
+
+def _in_range(low: int, high: int, message: str) -> Callable[[Any], int]:
+    def read(value: Any) -> int:
+        number = _whole(message)(value)
+        if not low <= number <= high:
+            raise _refuse(message)
+        return number
+
+    return read
+
+
+def _one_of(words: tuple[str, ...], message: str) -> Callable[[Any], str]:
+    def read(value: Any) -> str:
+        if value not in words:
+            raise _refuse(message)
+        return value
+
+    return read
+
+
+TableSize = Annotated[
+    int,
+    BeforeValidator(_in_range(3, 6, gettext_noop("tables are of 3 to 6 players"))),
+    WithJsonSchema({"type": "integer", "minimum": 3, "maximum": 6}),
+]
+TournamentRounds = Annotated[
+    int,
+    BeforeValidator(_in_range(1, MOST_ROUNDS, gettext_noop("a tournament has 1 to 20 rounds"))),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MOST_ROUNDS}),
+]
+Prizes = Annotated[
+    int,
+    BeforeValidator(_in_range(0, MOST_ENTRIES, gettext_noop("prize places are from 0 to 200"))),
+    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": MOST_ENTRIES}),
+]
+
+
+class TournamentIn(Strict):
+    name: Name
+    rules: Rules
+    lives: Lives | None = None
+    players: Annotated[
+        list[str],
+        BeforeValidator(_entries),
+        WithJsonSchema(
+            {
+                "type": "array",
+                "items": {"type": "string", "pattern": SOME, "maxLength": 60},
+                "maxItems": MOST_ENTRIES,
+                "description": "The players: the club's by name, or new names",
+            }
+        ),
+    ]
+    table_size: TableSize = 4
+    rounds: TournamentRounds = 3
+    points: (
+        Annotated[
+            dict[str, list[int]],
+            BeforeValidator(_points_by_size),
+            WithJsonSchema(
+                {
+                    "type": "object",
+                    "description": "Points by place at a table of each size (3 to 7), "
+                    "first place first; a size not given earns one point less a place",
+                    "propertyNames": {"enum": ["3", "4", "5", "6", "7"]},
+                    "additionalProperties": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 0, "maximum": 99},
+                        "maxItems": 7,
+                    },
+                    "maxProperties": 5,
+                }
+            ),
+        ]
+        | None
+    ) = None
+    method: Annotated[
+        str,
+        BeforeValidator(
+            _one_of(("mixed", "swiss"), gettext_noop("the draw is “mixed” or “swiss”"))
+        ),
+        _string(enum=["mixed", "swiss"]),
+    ] = "mixed"
+    prizes: Prizes = 3
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "name": "Friday cup",
+                    "rules": "schwimmen",
+                    "players": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"],
+                    "table_size": 4,
+                    "rounds": 3,
+                    "points": {"4": [3, 2, 1, 0]},
+                    "method": "mixed",
+                }
             ]
         }
     )
@@ -629,6 +751,55 @@ class RecordOut(GameStateOut):
     new_round: RoundOut | None = Field(
         description="The round just recorded; null when the tap had been recorded before"
     )
+
+
+class TableOut(BaseModel):
+    round: int
+    number: int
+    game: str = Field(description="The table's game: play it through the game endpoints")
+    players: list[str] = Field(description="In seat order, clockwise")
+    first_dealer: str
+    playing: bool = Field(description="Its game goes on and nobody closed the table")
+    scoring_key: str = Field(
+        description="Opens this table's game only: as `Authorization: Bearer <key>` for the "
+        "game endpoints, or in the scoring link"
+    )
+    scoring_url: str
+
+
+class DrawnRoundOut(BaseModel):
+    round: int
+    tables: list[TableOut]
+
+
+class PlacingOut(BaseModel):
+    place: int
+    name: str
+    points: int
+    games_won: int
+    left: int = Field(description="Lives (coins, played for a pot) left at the ends of the games")
+    games: int = Field(description="Games finished")
+    withdrew: bool
+    prize: bool
+
+
+class TournamentOut(BaseModel):
+    id: str
+    name: str
+    rules: dict[str, Any]
+    table_size: int
+    rounds: int = Field(description="Rounds agreed")
+    drawn_rounds: int
+    method: str
+    points: dict[str, list[int]]
+    prizes: int
+    tie_breaks: list[str] = Field(
+        description="The order places are settled in, after points: "
+        "games won, then what was left at the ends of games, then the lot drawn at entry"
+    )
+    finished: bool
+    tables: list[TableOut] = Field(description="Every round's tables, oldest first")
+    standings: list[PlacingOut]
 
 
 class StaleOut(ErrorOut):

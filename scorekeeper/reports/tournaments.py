@@ -10,7 +10,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 from django.db.models.functions import Coalesce
 
 from ..lib.marks import Mark
-from ..models import GameSeat, Night, Player, Tournament
+from ..models import GameSeat, Night, Player, Table, Tournament
 
 
 @dataclass
@@ -80,6 +80,30 @@ def standings(tournament: Tournament) -> list[Placing]:
         placing.place = i
         placing.prize = i <= tournament.prizes
     return placings
+
+
+@dataclass
+class DrawnTable:
+    table: Table
+    players: list[Player]  # in seat order
+
+    @property
+    def first_dealer(self) -> Player:
+        return self.players[self.table.game.first_dealer]
+
+
+def drawn_tables(tournament: Tournament, number: int | None = None) -> list[DrawnTable]:
+    """The tables of round ``number`` (of every round drawn when None), each with its game and
+    its players in seat order: two queries."""
+    tables = tournament.tables.select_related("game").prefetch_related("game__seats__player")
+    if number is not None:
+        tables = tables.filter(round=number)
+    return [
+        DrawnTable(
+            table, [s.player for s in sorted(table.game.seats.all(), key=lambda s: s.position)]
+        )
+        for table in tables
+    ]
 
 
 @dataclass

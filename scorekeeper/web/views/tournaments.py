@@ -21,7 +21,7 @@ from ...lib.qr import qr_svg
 from ...lib.text import sentence
 from ...models import Club, Tournament
 from ...reports.tournament_printing import Card, results_pdf, table_cards_pdf
-from ...reports.tournaments import Placing, standings
+from ...reports.tournaments import Placing, drawn_tables, standings
 from ...rules.errors import InputError
 from ..access import club_link
 from ..forms.tournaments import EntryForm, SwapForm, TournamentForm
@@ -59,20 +59,14 @@ def new_tournament(request: HtmxHttpRequest, club: Club) -> HttpResponse:
 def _tables(tournament: Tournament, club: Club, number: int) -> list[dict[str, Any]]:
     """The tables of round ``number``: players in seat order, the scoring link, and how far
     each game has come (two queries)."""
-    tables = list(
-        tournament.tables.filter(round=number)
-        .select_related("game")
-        .prefetch_related("game__seats__player")
-    )
     rows = []
-    for table in tables:
-        game = table.game
-        seats = sorted(game.seats.all(), key=lambda s: s.position)
+    for drawn in drawn_tables(tournament, number):
+        table, game = drawn.table, drawn.table.game
         rows.append(
             {
                 "table": table,
-                "players": [seat.player for seat in seats],
-                "deals": seats[game.first_dealer].player.name,
+                "players": drawn.players,
+                "deals": drawn.first_dealer.name,
                 "url": reverse("game", args=[table.key(club.key), game.id]),
                 "playing": table.playing,
                 "round": game.round_count + (0 if game.finished else 1),

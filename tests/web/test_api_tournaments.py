@@ -1,0 +1,176 @@
+"""The tournaments API through real HTTP: start one, draw its rounds, play every table through
+the game endpoints with the table's own scoring key, and read the standings back; refusals name
+why; a tournament's answer costs the same statements whatever its rounds."""
+
+import itertools
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+pytestmark = pytest.mark.django_db
+
+NAMES = [f"P{n:02d}" for n in range(1, 17)]
+POINTS = [3, 2, 1, 0]
+
+
+def post(client, url, body=None, key=None):
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    data = json.dumps(body) if body is not None else ""
+    return client.post(url, data=data, content_type="application/json", headers=headers)
+
+
+def get(client, url, key):
+    return client.get(url, headers={"Authorization": f"Bearer {key}"})
+
+
+@pytest.fixture
+def club(client):
+    return post(client, "/api/v1/clubs", {"name": "Village fair"}).json()
+
+
+def start(client, club, **body):
+    body = {
+        "name": "Fair cup",
+        "rules": {"preset": "friendly", "overrides": {"lives": 1}},
+        "players": NAMES,
+        **body,
+    }
+    return post(client, f"/api/v1/clubs/{club['id']}/tournaments", body, club["key"])
+
+
+def play_out(client, table) -> list[str]:
+    """The table's game played to its end through the game endpoints, with the table's scoring
+    key alone: the first in seat order knocks each round and the others go out from the last,
+    so the seat order is the order of places."""
+    order = table["players"]
+    url = f"/api/v1/games/{table['game']}/rounds"
+    for loser in reversed(order[1:]):
+        body = {"ending": "knock", "knocker": order[0], "lowest": [loser]}
+        answer = post(client, url, body, table["scoring_key"])
+        assert answer.status_code == 200, answer.content
+    finished = get(client, f"/api/v1/games/{table['game']}", table["scoring_key"]).json()
+    assert finished["finished"] and finished["winner"] == order[0]
+    return order
+
+
+def test_a_tournament_of_16_is_started_drawn_played_and_counted_through_the_api(client, club):
+    made = start(client, club, table_size=4, rounds=3, points={"4": POINTS})
+    assert made.status_code == 201, made.content
+    tournament = made.json()
+    assert tournament["drawn_rounds"] == 0 and tournament["tables"] == []
+    assert sorted(p["name"] for p in tournament["standings"]) == NAMES
+    assert tournament["tie_breaks"] == ["points", "games_won", "left", "lot"]
+    rounds_url = f"/api/v1/tournaments/{tournament['id']}/rounds"
+    expected = dict.fromkeys(NAMES, 0)
+    pairs: set[frozenset[str]] = set()
+    for number in (1, 2, 3):
+        drawn = post(client, rounds_url, key=club["key"])
+        assert drawn.status_code == 201, drawn.content
+        tables = drawn.json()["tables"]
+        assert drawn.json()["round"] == number and [t["number"] for t in tables] == [1, 2, 3, 4]
+        assert sorted(itertools.chain(*(t["players"] for t in tables))) == NAMES
+        for table in tables:
+            assert table["round"] == number and table["playing"]
+            assert table["first_dealer"] in table["players"]
+            assert table["scoring_url"].endswith(f"/c/{table['scoring_key']}/g/{table['game']}/")
+            for pair in itertools.combinations(table["players"], 2):
+                assert frozenset(pair) not in pairs
+                pairs.add(frozenset(pair))
+        # The next round waits for every table.
+        refused = post(client, rounds_url, key=club["key"])
+        assert refused.status_code == 400
+        assert (
+            refused.json()
+            == {"error": "all 3 rounds are drawn: end the tournament", "field": "round"}
+            if number == 3
+            else {
+                "error": "tables 1, 2, 3 and 4 are still playing: wait for their games to end, "
+                "or close them",
+                "field": "round",
+            }
+        )
+        for table in tables:
+            # A table's key opens no other table's game, and no club.
+            other = tables[table["number"] % 4]
+            assert get(
+                client, f"/api/v1/games/{other['game']}", table["scoring_key"]
+            ).status_code in (
+                401,
+                404,
+            )
+            assert (
+                get(
+                    client, f"/api/v1/tournaments/{tournament['id']}", table["scoring_key"]
+                ).status_code
+                == 401
+            )
+            for place, name in enumerate(play_out(client, table)):
+                expected[name] += POINTS[place]
+    read = get(client, f"/api/v1/tournaments/{tournament['id']}", club["key"]).json()
+    assert {p["name"]: p["points"] for p in read["standings"]} == expected
+    assert [p["place"] for p in read["standings"]] == list(range(1, 17))
+    order = [(-p["points"], -p["games_won"], -p["left"]) for p in read["standings"]]
+    assert order == sorted(order)
+    assert len(read["tables"]) == 12 and not any(t["playing"] for t in read["tables"])
+    assert [p["prize"] for p in read["standings"]] == [True] * 3 + [False] * 13
+    over = post(client, rounds_url, key=club["key"])
+    assert over.status_code == 400
+    assert over.json() == {"error": "all 3 rounds are drawn: end the tournament", "field": "round"}
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "error"),
+    [
+        (
+            {"players": ["Ann", "Ben", "Ann"]},
+            "players",
+            "Ann is entered twice: a player plays in one place",
+        ),
+        (
+            {"players": [f"N{n}" for n in range(201)]},
+            "players",
+            "players are a list of names, each at most 60 characters",
+        ),
+        ({"points": {"4": [1, 2, 3, 4]}}, "points", "a lower place cannot earn more points"),
+        ({"points": {"4": [3, 2, 1]}}, "points", "a table of 4 has 4 places: give 4 points"),
+        ({"table_size": 2}, "table_size", "tables are of 3 to 6 players"),
+        ({"rounds": 21}, "rounds", "a tournament has 1 to 20 rounds"),
+        ({"method": "random"}, "method", "the draw is “mixed” or “swiss”"),
+        ({"name": " "}, "name", "must be some text"),
+    ],
+)
+def test_a_tournament_refused_says_why_and_adds_nobody(client, club, body, field, error):
+    answer = start(client, club, **body)
+    assert answer.status_code == 400
+    assert answer.json() == {"error": error, "field": field}
+    assert get(client, f"/api/v1/clubs/{club['id']}/stats", club["key"]).json()["players"] == []
+
+
+def test_a_round_needs_three_players_and_keys_open_only_their_club(client, club):
+    tournament = start(client, club, players=["Ann", "Ben"]).json()
+    rounds_url = f"/api/v1/tournaments/{tournament['id']}/rounds"
+    few = post(client, rounds_url, key=club["key"])
+    assert few.json() == {"error": "a round needs at least three players", "field": "players"}
+    other = post(client, "/api/v1/clubs", {"name": "Another"}).json()
+    body = {"name": "Cup", "rules": "scat", "players": ["Ann", "Ben", "Cat"]}
+    for url in (rounds_url, f"/api/v1/clubs/{club['id']}/tournaments"):
+        assert post(client, url, body, other["key"]).status_code == 404
+        assert post(client, url, body).status_code == 401
+    assert get(client, f"/api/v1/tournaments/{tournament['id']}", other["key"]).status_code == 404
+    assert get(client, "/api/v1/tournaments/not-a-uuid", club["key"]).status_code == 404
+
+
+def test_a_tournaments_answer_costs_the_same_statements_whatever_its_rounds(client, club):
+    tournament = start(client, club, rounds=3).json()
+    url = f"/api/v1/tournaments/{tournament['id']}"
+    counts = []
+    for _ in range(3):
+        tables = post(client, f"{url}/rounds", key=club["key"]).json()["tables"]
+        for table in tables:
+            play_out(client, table)
+        with CaptureQueriesContext(connection) as read:
+            assert get(client, url, club["key"]).status_code == 200
+        counts.append(len(read))
+    assert counts[0] == counts[1] == counts[2], counts
