@@ -6,8 +6,8 @@ An import passes every check a recording passes, or imports nothing: the file's 
 against a schema, its text like any name typed at the table, its keys for length and for clubs
 already here, and every game's rounds are worked out again by the rules engine.
 
-May import the verbs (``play``), ``models``, ``lib`` and ``rules``; the pages and the commands
-call it.
+May import the verbs (``play``, ``tournaments``), ``models``, ``lib`` and ``rules``; the pages
+and the commands call it.
 """
 
 from __future__ import annotations
@@ -31,16 +31,18 @@ from pydantic import ValidationError as SchemaError
 from . import play
 from .lib.marks import PALETTE, clean_initials
 from .lib.text import clean_name_text
-from .models import Club, Game, GameSeat, Round
+from .models import Club, Entry, Game, GameSeat, Night, Round, Table, Tournament
 from .models.clubs import clean_name, key_digest, view_key_for
 from .models.games import stored_rules
+from .models.nights import MOST_ENTRIES, MOST_ROUNDS, TABLE_SIZES
 from .rules import ROUND_ENDINGS, SWITCHES, Result, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
 from .rules.ruleset import RULES_VERSION, most_lost_under_any_rules, stored_form
 
 FORMAT = "knock-club"
-VERSION = 2  # 2: the view link is derived from the secret key (version 1 files still read)
+# 2: the view link is derived from the secret key; 3: nights and tournaments (1 and 2 still read)
+VERSION = 3
 ROUND_FIELDS = (
     "number",
     "state",
@@ -67,6 +69,11 @@ def export_club(club: Club) -> dict[str, Any]:
     """The club as a file; ``club`` must have been opened with its secret key."""
     assert club.key, "export a club opened with its secret key"
     games = club.games.order_by("created", "id").prefetch_related("seats__player", "rounds")
+    nights = list(club.nights.order_by("created", "id"))
+    night_index = {night.pk: i for i, night in enumerate(nights)}
+    tournaments = club.tournaments.order_by("created", "id").prefetch_related(
+        "entries__player", "tables"
+    )
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -102,6 +109,7 @@ def export_club(club: Club) -> dict[str, Any]:
                 "deleted": _when(game.deleted),
                 "created": _when(game.created),
                 "version": game.version,
+                "night": night_index.get(game.night_id),  # type: ignore[arg-type]
                 "seats": [
                     seat.player.name for seat in sorted(game.seats.all(), key=lambda s: s.position)
                 ],
@@ -115,6 +123,38 @@ def export_club(club: Club) -> dict[str, Any]:
                 ],
             }
             for game in games
+        ],
+        "nights": [{"name": n.name, "created": _when(n.created)} for n in nights],
+        "tournaments": [
+            {
+                "id": str(t.id),
+                "name": t.name,
+                "preset": t.preset,
+                "rules": t.rules_data,
+                "rules_version": t.rules_version,
+                "table_size": t.table_size,
+                "rounds": t.rounds,
+                "points": t.points,
+                "method": t.method,
+                "prizes": t.prizes,
+                "created": _when(t.created),
+                "finished": _when(t.finished),
+                "entries": [
+                    {"name": e.player.name, "lot": e.lot, "left": e.left}
+                    for e in sorted(t.entries.all(), key=lambda e: e.lot)
+                ],
+                "tables": [
+                    {
+                        "id": str(table.id),
+                        "round": table.round,
+                        "number": table.number,
+                        "game": str(table.game_id),
+                        "closed": table.closed,
+                    }
+                    for table in sorted(t.tables.all(), key=lambda t: (t.round, t.number))
+                ],
+            }
+            for t in tournaments
         ],
     }
 
@@ -240,16 +280,55 @@ class GameEntry(Strict):
     deleted: Moment | None = None
     created: Moment
     version: Small = 0
+    night: Annotated[int, Field(ge=0, le=100_000)] | None = None  # its place in ``nights``
     seats: list[Annotated[str, _plain(60)]] = Field(min_length=2, max_length=20)
     rounds: list[RoundEntry] = Field(default_factory=list, max_length=100_000)
 
 
+class NightEntry(Strict):
+    name: Annotated[str, _plain(100)] = ""
+    created: Moment
+
+
+class EntryEntry(Strict):
+    name: Annotated[str, _plain(60)]
+    lot: Annotated[int, Field(ge=1, lt=10**9)]
+    left: bool = False
+
+
+class TableEntry(Strict):
+    id: uuid.UUID = Field(strict=False)
+    round: Annotated[int, Field(ge=1, le=MOST_ROUNDS)]
+    number: Annotated[int, Field(ge=1, le=MOST_ENTRIES)]
+    game: uuid.UUID = Field(strict=False)
+    closed: bool = False
+
+
+class TournamentEntry(Strict):
+    id: uuid.UUID = Field(strict=False)
+    name: Annotated[str, _plain(100), Field(min_length=1)]
+    preset: Annotated[str, _plain(20)]
+    rules: dict[str, Any]
+    rules_version: Annotated[int, Field(ge=1, le=RULES_VERSION)]
+    table_size: Annotated[int, Field(ge=min(TABLE_SIZES), le=max(TABLE_SIZES))]
+    rounds: Annotated[int, Field(ge=1, le=MOST_ROUNDS)]
+    points: dict[str, Any]
+    method: Literal["mixed", "swiss"]
+    prizes: Annotated[int, Field(ge=0, le=MOST_ENTRIES)]
+    created: Moment
+    finished: Moment | None = None
+    entries: list[EntryEntry] = Field(max_length=MOST_ENTRIES)
+    tables: list[TableEntry] = Field(max_length=MOST_ENTRIES * MOST_ROUNDS)
+
+
 class ClubFile(Strict):
     format: Literal["knock-club"]
-    version: Literal[1, 2]
+    version: Literal[1, 2, 3]
     club: ClubEntry
     players: list[PlayerEntry] = Field(max_length=10_000)
     games: list[GameEntry] = Field(max_length=100_000)
+    nights: list[NightEntry] = Field(default_factory=list, max_length=100_000)
+    tournaments: list[TournamentEntry] = Field(default_factory=list, max_length=1_000)
 
 
 _PATTERNS = {
@@ -269,9 +348,9 @@ def read_file(data: Any) -> ClubFile:
     """The file checked against its schema; an ``InputError`` naming the first thing wrong."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError("this is not a Knock club file", "format")
-    if data.get("version") not in (1, 2):
+    if data.get("version") not in (1, 2, 3):
         raise InputError(
-            f"this file is version {data.get('version')!r}; Knock reads 1 and {VERSION}", "version"
+            f"this file is version {data.get('version')!r}; Knock reads 1 to {VERSION}", "version"
         )
     try:
         return ClubFile.model_validate(data)
@@ -396,12 +475,91 @@ def import_club(data: Any) -> Club:
                 player.initials = player_entry.initials
             player.save(update_fields=["retired", "created", "colour", "initials"])
             players[player.name] = player
+        nights = [
+            Night.objects.create(club=club, name=n.name, created=n.created) for n in file.nights
+        ]
         for g, game_entry in enumerate(file.games):
-            _import_game(club, players, game_entry, f"games[{g}]")
+            _import_game(club, players, game_entry, f"games[{g}]", nights)
+        for t, tournament_entry in enumerate(file.tournaments):
+            _import_tournament(club, players, tournament_entry, f"tournaments[{t}]")
     return club
 
 
-def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> None:
+def _import_tournament(club: Club, players: dict, entry: TournamentEntry, where: str) -> None:
+    """A tournament of the file: its rules and points checked as a new one's are, its players
+    the club's, each table's game one of the club's games, at one table only."""
+    from .tournaments import read_points
+
+    try:
+        rules = stored_rules(json.dumps(entry.rules, sort_keys=True), entry.rules_version)
+    except InputError as refusal:
+        raise InputError(refusal.message, f"{where}.rules.{refusal.field}") from None
+    try:
+        points = read_points(entry.points, entry.table_size)
+    except InputError as refusal:
+        raise InputError(refusal.message, f"{where}.points") from None
+    if Tournament.objects.filter(pk=entry.id).exists():
+        raise InputError("a tournament with this id is already here", f"{where}.id")
+    rules_data, rules_version = stored_form(rules)
+    tournament = Tournament.objects.create(
+        id=entry.id,
+        club=club,
+        name=entry.name,
+        preset=entry.preset,
+        rules_data=rules_data,
+        rules_version=rules_version,
+        table_size=entry.table_size,
+        rounds=entry.rounds,
+        points=points,
+        method=entry.method,
+        prizes=entry.prizes,
+        created=entry.created,
+        finished=entry.finished,
+    )
+    entered = [e.name for e in entry.entries]
+    for i, name in enumerate(entered):
+        if name not in players:
+            raise InputError(
+                f"{clean_name(name)} is not a player of the club", f"{where}.entries[{i}].name"
+            )
+        if entered.index(name) != i:
+            raise InputError("a player is entered once", f"{where}.entries[{i}].name")
+    Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=players[e.name], lot=e.lot, left=e.left)
+        for e in entry.entries
+    )
+    games = club.games.in_bulk([t.game for t in entry.tables])
+    tables = []
+    for i, t in enumerate(entry.tables):
+        game = games.get(t.game)
+        if game is None or Table.objects.filter(game=game).exists():
+            raise InputError(
+                "a table plays one of the club's games, each once", f"{where}.tables[{i}].game"
+            )
+        table = Table(
+            id=t.id,
+            tournament=tournament,
+            round=t.round,
+            number=t.number,
+            size=len(game.names),
+            game=game,
+            closed=t.closed,
+        )
+        table.set_key(club.key)
+        tables.append(table)
+    if len({(t.round, t.number) for t in tables}) != len(tables):
+        raise InputError("a table number is used once a round", f"{where}.tables")
+    if (
+        len({t.game_id for t in tables}) != len(tables)
+        or Table.objects.filter(pk__in=[t.id for t in tables]).exists()
+    ):
+        raise InputError("a table plays one of the club's games, each once", f"{where}.tables")
+    Table.objects.bulk_create(tables)
+
+
+def _import_game(
+    club: Club, players: dict, entry: GameEntry, where: str, nights: list[Night]
+) -> None:
     _check_rounds(entry, where)
     try:
         rules = stored_rules(json.dumps(entry.rules, sort_keys=True), entry.rules_version)
@@ -429,6 +587,7 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
         abandoned=entry.abandoned,
         deleted=entry.deleted,
         version=entry.version,
+        night=_night(nights, entry.night, where),
     )
     GameSeat.objects.bulk_create(
         GameSeat(game=game, player=players[name], position=i) for i, name in enumerate(entry.seats)
@@ -452,6 +611,14 @@ def _import_game(club: Club, players: dict, entry: GameEntry, where: str) -> Non
     if any(step.result.result == Result.TABLE_DECIDES for step in steps):
         raise InputError("a round in play waits for the table's choice", f"{where}.rounds")
     play.store(game, state, steps, version=game.version, rounds=active)
+
+
+def _night(nights: list[Night], index: int | None, where: str) -> Night | None:
+    if index is None:
+        return None
+    if index >= len(nights):
+        raise InputError("the game's night is not one of the file's nights", f"{where}.night")
+    return nights[index]
 
 
 # ---- a spreadsheet -------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The JSON API, version 1 (django-ninja).
 
-May import every room below the doors (``play``, ``reports``, ``models``, ``lib``, ``rules``)
-and, of the pages, only their key resolver (``web.access``); mounted in ``config/urls.py``.
+May import every room below the doors (``play``, ``tournaments``, ``reports``, ``models``,
+``lib``, ``rules``) and, of the pages, only their key resolver (``web.access``); mounted in
+``config/urls.py``.
 """
 
 from .base import api

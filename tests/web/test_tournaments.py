@@ -280,3 +280,40 @@ def test_the_leaderboard_answers_204_until_something_changes(client):
     assert changed.status_code == 200 and "table 1 (round" not in changed.content.decode()
     # The secret link's organiser page is not the view link's.
     assert client.get(reverse("tournament", args=[club.view_key, tournament.pk])).status_code == 404
+
+
+def test_the_club_file_keeps_its_nights_and_tournaments(client):
+    from scorekeeper.backup import export_club, import_club
+    from scorekeeper.models import Club
+    from scorekeeper.reports.tournaments import standings
+
+    first = make_game(players=("Ann", "Ben", "Cat"), preset="friendly", lives=1)
+    club = first.club
+    finish(first, ["Ann", "Ben", "Cat"])
+    again = play.play_again(first)
+    tournament = new_tournament(club, NAMES[:8])
+    one, two = tournaments.draw_round(tournament, club.key, seed=3)
+    finish(one.game, seated(one))
+    tournaments.close_table(two)
+    before = [(p.name, p.points, p.wins, p.left, p.place) for p in standings(tournament)]
+    exported = export_club(club)
+    text = json.dumps(exported)
+    Game.objects.all().delete()
+    Club.objects.all().delete()
+    restored = import_club(json.loads(text))
+    assert export_club(restored) == exported
+    back = Tournament.objects.get(pk=tournament.pk)
+    assert [(p.name, p.points, p.wins, p.left, p.place) for p in standings(back)] == before
+    assert Game.objects.get(pk=again.pk).night_id == Game.objects.get(pk=first.pk).night_id
+    # The tables' links are the same links: each key is made from the club's.
+    page = client.get(reverse("game", args=[one.key(club.key), one.game.id]))
+    assert page.status_code == 200
+    # A file whose table names a game it does not hold imports nothing.
+    exported["tournaments"][0]["tables"][0]["game"] = str(two.pk)
+    Game.objects.all().delete()
+    Club.objects.all().delete()
+    from scorekeeper.rules.errors import InputError
+
+    with pytest.raises(InputError, match="a table plays one of the club's games, each once"):
+        import_club(exported)
+    assert not Club.objects.exists() and not Tournament.objects.exists()
