@@ -496,6 +496,12 @@ def name_game(game: Game, name: str) -> None:
     game.name = name
 
 
+def name_night(night: Night, name: str) -> None:
+    """A night's name ("Friday at Ana's"), or none: its games and standings stay as they are."""
+    Night.objects.filter(pk=night.pk).update(name=name)
+    night.name = name
+
+
 def set_mode(game: Game, mode: str) -> None:
     """How the table page asks for a round: a setting of the page, so no version moves."""
     Game.objects.filter(pk=game.pk).update(mode=mode)

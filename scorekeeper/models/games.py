@@ -115,7 +115,7 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.filter(deleted__isnull=True)
 
     def for_listing(self) -> GameQuerySet:
-        return self.with_seats().order_by("-created")
+        return self.with_seats().select_related("night").order_by("-created")
 
 
 @lru_cache(maxsize=8)

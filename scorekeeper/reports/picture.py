@@ -87,34 +87,51 @@ def _mark(
     draw.text((x, y), mark.initials, font=font, fill=theme.on_mark, anchor="mm")
 
 
-def picture(game: Game, marks: Sequence[Mark], theme_name: str = "light") -> bytes:
-    """The game as a PNG (``marks``: each seat's, in seat order)."""
-    theme = THEMES.get(theme_name, THEMES["light"])
-    state = game.state
-    points = lives_over_rounds(game)
+def _heading(
+    theme: Theme, club_name: str, title: str, line: str
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A picture begun: the band with Knock and the club, the title, and a line under it."""
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.paper)
     draw = ImageDraw.Draw(image)
-    # The band: Knock and the club.
     draw.rectangle((0, 0, WIDTH, 76), fill=theme.band)
     knock = _font(34, bold=True)
     draw.text((MARGIN, 38), "Knock", font=knock, fill="#ffffff", anchor="lm")
     left = MARGIN + draw.textlength("Knock", font=knock) + 32
-    club = _fitted(draw, game.club.name, 30, WIDTH - MARGIN - left)
-    draw.text((WIDTH - MARGIN, 38), game.club.name, font=club, fill=theme.on_band, anchor="rm")
-    # Who won, and the game in a line.
-    title = state.result_words or _("Game over")
+    club = _fitted(draw, club_name, 30, WIDTH - MARGIN - left)
+    draw.text((WIDTH - MARGIN, 38), club_name, font=club, fill=theme.on_band, anchor="rm")
     draw.text(
         (MARGIN, 108),
         title,
         font=_fitted(draw, title, 60, WIDTH - 2 * MARGIN, True),
         fill=theme.ink,
     )
-    when = date_format(game.created, "DATE_FORMAT")
-    rounds = ngettext("%(n)d round", "%(n)d rounds", state.rounds) % {"n": state.rounds}
-    line = f"{game.preset_name} · {when} · {rounds}"
     draw.text(
         (MARGIN, 190), line, font=_fitted(draw, line, 26, WIDTH - 2 * MARGIN), fill=theme.muted
     )
+    return image, draw
+
+
+def _png(image: Image.Image, title: str, description: str) -> bytes:
+    """The PNG, with the words drawn in its text chunks for whoever cannot see it."""
+    kept = io.BytesIO()
+    info = PngInfo()
+    info.add_itxt("Title", title)
+    info.add_itxt("Description", description)
+    image.save(kept, format="PNG", pnginfo=info, optimize=True)
+    return kept.getvalue()
+
+
+def picture(game: Game, marks: Sequence[Mark], theme_name: str = "light") -> bytes:
+    """The game as a PNG (``marks``: each seat's, in seat order)."""
+    theme = THEMES.get(theme_name, THEMES["light"])
+    state = game.state
+    points = lives_over_rounds(game)
+    # Who won, and the game in a line.
+    title = state.result_words or _("Game over")
+    when = date_format(game.created, "DATE_FORMAT")
+    rounds = ngettext("%(n)d round", "%(n)d rounds", state.rounds) % {"n": state.rounds}
+    line = f"{game.preset_name} · {when} · {rounds}"
+    image, draw = _heading(theme, game.club.name, title, line)
     if state.coins:
         _coins_chart(draw, points, marks, theme)
     else:
@@ -122,12 +139,59 @@ def picture(game: Game, marks: Sequence[Mark], theme_name: str = "light") -> byt
         out = game.rules.status_label(Status.OUT)
         _lives_chart(draw, points, marks, theme, last_chance, out)
     _places(draw, state, marks, theme)
-    kept = io.BytesIO()
-    info = PngInfo()
-    info.add_itxt("Title", f"{title} · {game.club.name}")
-    info.add_itxt("Description", f"{line}. {_standing_words(state)}")
-    image.save(kept, format="PNG", pnginfo=info, optimize=True)
-    return kept.getvalue()
+    return _png(image, f"{title} · {game.club.name}", f"{line}. {_standing_words(state)}")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A line of a tournament's or a night's standings, as its picture draws it."""
+
+    place: int
+    mark: Mark
+    name: str
+    said: str  # "7 points · 2 won", "2 wins · 3 lives lost"
+    star: bool = False  # a prize place
+
+
+SHOWN = 16  # lines a standings picture holds: two columns of eight
+
+
+def standings_picture(
+    club_name: str, title: str, line: str, standings: Sequence[Standing], theme_name: str = "light"
+) -> bytes:
+    """Final standings as a PNG of the size a finished game's is shared at: the first sixteen
+    in two columns of eight, each with their mark; "and N more" below when there are more."""
+    theme = THEMES.get(theme_name, THEMES["light"])
+    image, draw = _heading(theme, club_name, title, line)
+    shown = list(standings[:SHOWN])
+    rows = 8 if len(shown) > 8 else max(1, len(shown))
+    row = min(64, (HEIGHT - 250 - 40) // rows)
+    column = (WIDTH - 2 * MARGIN) // 2
+    for i, standing in enumerate(shown):
+        x = MARGIN + (i // 8) * column + 44
+        y = 250 + (i % 8) * row + row / 2
+        place = f"{standing.place}."
+        draw.text((x - 8, y), place, font=_font(22, True), fill=theme.muted, anchor="rm")
+        _mark(draw, standing.mark, x + 18, y, min(18, row // 2 - 2), theme)
+        small = _font(20)
+        right = x - 44 + column - 24
+        room = right - (x + 48) - draw.textlength(standing.said, font=small) - 12
+        name = ("★ " if standing.star else "") + standing.name
+        draw.text(
+            (x + 48, y),
+            name,
+            font=_fitted(draw, name, 26, room, bold=standing.place == 1),
+            fill=theme.ink,
+            anchor="lm",
+        )
+        draw.text((right, y), standing.said, font=small, fill=theme.muted, anchor="rm")
+    if len(standings) > SHOWN:
+        more = _("and %(n)d more") % {"n": len(standings) - SHOWN}
+        draw.text(
+            (WIDTH - MARGIN, HEIGHT - 24), more, font=_font(20), fill=theme.muted, anchor="rm"
+        )
+    words = "; ".join(f"{s.place}. {s.name}: {s.said}" for s in standings)
+    return _png(image, f"{title} · {club_name}", f"{line}. {words}")
 
 
 def _axes(

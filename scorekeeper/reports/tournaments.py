@@ -8,9 +8,13 @@ from typing import Any
 
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 from django.db.models.functions import Coalesce
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..lib.marks import Mark
 from ..models import GameSeat, Night, Player, Table, Tournament
+from ..rules.words import coins as signed
 
 
 @dataclass
@@ -148,3 +152,17 @@ def night_standings(night: Night) -> tuple[int, list[NightLine]]:
         for row in rows
     ]
     return games.count(), lines
+
+
+def night_title(night: Night) -> str:
+    """A night's name, or the day it began: "Night of 5 December 2026"."""
+    return night.name or _("Night of %(day)s") % {"day": date_format(night.created, "DATE_FORMAT")}
+
+
+def night_line_words(line: NightLine, pot: bool) -> str:
+    """A line of a night's standings in words: "2 wins · 3 lives lost" (or the coins)."""
+    wins = ngettext("%(n)d win", "%(n)d wins", line.wins) % {"n": line.wins}
+    if pot:
+        return f"{wins} · {signed(line.coins)}"
+    lost = ngettext("%(n)d life lost", "%(n)d lives lost", line.lives_lost) % {"n": line.lives_lost}
+    return f"{wins} · {lost}"

@@ -4,7 +4,7 @@ tries instead of forty. A club's pages carry its secret key (``c/``) or its view
 
 from django.urls import URLPattern, URLResolver, include, path, re_path
 
-from .views import app, backup, clubs, games, printing, referee, tournaments
+from .views import app, backup, clubs, games, nights, printing, referee, tournaments
 
 # A game's pages under its club's secret link: c/<key>/g/<game_id>/...
 game_patterns: list[URLPattern | URLResolver] = [
@@ -45,6 +45,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("replace-link", clubs.replace_link, name="replace-link"),
     path("export.json", backup.export_club, name="export-club"),
     path("games.csv", backup.export_games_csv, name="export-games-csv"),
+    path("nights/<int:night_id>/name", nights.name_night, name="name-night"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new", tournaments.new_tournament, name="new-tournament"),
     path("tournaments/<uuid:tournament_id>/", tournaments.tournament, name="tournament"),
@@ -81,6 +82,12 @@ view_patterns: list[URLPattern | URLResolver] = [
     path("players/<int:player_id>/stats", clubs.player_stats, name="view-player-stats"),
     path("tournaments/", tournaments.tournament_list, name="view-tournaments"),
     path("tournaments/<uuid:tournament_id>/board", tournaments.board, name="tournament-board"),
+    path(
+        "tournaments/<uuid:tournament_id>/share.png",
+        tournaments.tournament_picture,
+        name="tournament-picture",
+    ),
+    path("nights/<int:night_id>/share.png", nights.night_picture, name="night-picture"),
 ]
 
 urlpatterns = [

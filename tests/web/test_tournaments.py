@@ -317,3 +317,73 @@ def test_the_club_file_keeps_its_nights_and_tournaments(client):
     with pytest.raises(InputError, match="a table plays one of the club's games, each once"):
         import_club(exported)
     assert not Club.objects.exists() and not Tournament.objects.exists()
+
+
+def test_a_night_is_named_and_shared_as_a_picture_of_its_standings(client):
+    import io
+
+    from PIL import Image
+
+    first = make_game(players=("Ann", "Ben", "Cat"), preset="friendly", lives=1)
+    club = first.club
+    finish(first, ["Ann", "Ben", "Cat"])
+    second = play.play_again(first)
+    finish(second, ["Ben", "Ann", "Cat"])
+    night = Game.objects.get(pk=second.pk).night
+    page = client.get(reverse("game", args=[club.key, second.id])).content.decode()
+    assert 'class="secondary share"' in page and "Share the night" in page
+    named = client.post(reverse("name-night", args=[club.key, night.pk]), {"name": "Friday"})
+    assert named.status_code == 302
+    assert named["Location"] == reverse("game", args=[club.key, second.id])
+    page = client.get(reverse("game", args=[club.key, second.id])).content.decode()
+    assert "<bdi>Friday</bdi>: Tonight: 2 games" in page
+    listing = client.get(reverse("club", args=[club.key])).content.decode()
+    assert "<bdi>Friday</bdi>" in listing
+    # The picture, under the view link only; not by the secret link, nor another club's night.
+    picture = client.get(reverse("night-picture", args=[club.view_key, night.pk]))
+    assert picture.status_code == 200 and picture["Content-Type"] == "image/png"
+    image = Image.open(io.BytesIO(picture.content))
+    assert image.size == (1200, 630)
+    assert image.text["Title"] == f"Friday · {club.name}"
+    said = image.text["Description"]
+    assert said.startswith("2 games · ")
+    assert said.endswith(
+        ". 1. Ann: 1 win · 1 life lost; 2. Ben: 1 win · 1 life lost; 3. Cat: 0 wins · 2 lives lost"
+    )
+    other = make_club("Another")
+    assert client.get(f"/v/{other.view_key}/nights/{night.pk}/share.png").status_code == 404
+    # A name too long is refused, and the night keeps its name.
+    long = client.post(reverse("name-night", args=[club.key, night.pk]), {"name": "x" * 101})
+    assert long.status_code == 302
+    assert Game.objects.get(pk=second.pk).night.name == "Friday"
+
+
+def test_a_finished_tournament_is_shared_as_a_picture_of_its_final_standings(client):
+    import io
+
+    from PIL import Image
+
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8], prizes=2)
+    url = reverse("tournament-picture", args=[club.view_key, tournament.pk])
+    assert client.get(url).status_code == 404  # not before its end
+    for table in tournaments.draw_round(tournament, club.key, seed=5):
+        finish(table.game, seated(table))
+    tournaments.end_tournament(tournament)
+    page = client.get(reverse("tournament", args=[club.key, tournament.pk])).content.decode()
+    assert "Share the final standings" in page and club.key not in page.split("data-url=")[1][:120]
+    picture = client.get(url)
+    assert picture.status_code == 200
+    image = Image.open(io.BytesIO(picture.content))
+    assert image.size == (1200, 630)
+    from scorekeeper.reports.tournaments import standings
+
+    board = standings(tournament)
+    description = image.text["Description"]
+    assert description.startswith("Final standings · ")
+    assert description.endswith(
+        "; ".join(
+            f"{p.place}. {p.name}: {p.points} point{'s' if p.points != 1 else ''} · {p.wins} won"
+            for p in board
+        )
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, cast
 
@@ -23,6 +23,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.functional import SimpleLazyObject
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
@@ -30,14 +31,14 @@ from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 from ... import live, play
 from ...lib.qr import qr_svg
 from ...lib.text import sentence
-from ...models import Club, Game, RoundInputs
+from ...models import Club, Game, Night, RoundInputs
 from ...models.clubs import key_digest
 from ...play import AlreadyRecorded, StaleGame, TableMustChoose, Unusual
 from ...reports.chart import lives_chart, sheet_rows
 from ...reports.picture import THEMES, picture
 from ...reports.rounds import lives_over_rounds, round_page
 from ...reports.summary import summarise
-from ...reports.tournaments import night_standings
+from ...reports.tournaments import night_line_words, night_standings, night_title
 from ...rules import ROUND_ENDINGS, Result, Status
 from ...rules.errors import InputError
 from ...rules.game import GameState, Step, stored_state
@@ -83,10 +84,21 @@ def links(game: Game, link: Link) -> dict[str, object]:
 
 def _night(game: Game) -> dict[str, object] | None:
     """The night this game ended, where it is one of several played back to back."""
-    count, lines = night_standings(game.night)  # type: ignore[arg-type]
+    night = cast(Night, game.night)
+    count, lines = night_standings(night)
     if count < 2:
         return None
-    return {"night": game.night, "games": count, "lines": lines}
+    title = night_title(night)
+    games = ngettext("%(n)d game", "%(n)d games", count) % {"n": count}
+    best = f"{lines[0].name}: {night_line_words(lines[0], game.rules.played_for_pot)}"
+    return {
+        "night": night,
+        "games": count,
+        "lines": lines,
+        # Shared as a finished game is: its picture, under the view link.
+        "image": reverse("night-picture", args=[game.club.view_key, night.pk]),
+        "share_text": f"{title}: {games}. {best}",
+    }
 
 
 def table_context(
@@ -206,6 +218,8 @@ def _render_table(request: HtmxHttpRequest, game: Game, **context: Any) -> HttpR
     page = table_context(game, request.link, **context)
     if isinstance(share := page["share"], dict):
         page["share"] = {name: request.build_absolute_uri(url) for name, url in share.items()}
+        if isinstance(night := page["night"], dict):
+            night["image"] = request.build_absolute_uri(night["image"])
     return render(request, template, page)
 
 
@@ -714,12 +728,25 @@ def share_picture(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     A game still being played has none."""
     if not game.state.game_over:
         raise Http404(_("No picture of a game still being played"))
+    return picture_answer(
+        request,
+        f"{game.pk}-{game.version}",
+        lambda theme: picture(game, list(game.marks), theme),
+    )
+
+
+def picture_answer(
+    request: HtmxHttpRequest, drawn: str, draw: Callable[[str], bytes]
+) -> HttpResponse:
+    """A picture to share, of what ``drawn`` names at its version: ``?theme=dark`` for the dark
+    theme, ``?lang=de`` in German (else the page's language), so that a chat app's preview and a
+    phone's share sheet get the same picture at the same URL."""
     theme = request.GET.get("theme", "light")
     theme = theme if theme in THEMES else "light"
     language = request.GET.get("lang", "")
     if language not in dict(settings.LANGUAGES):
         language = translation.get_language()
-    drawn = f"{game.pk}-{game.version}-{language}-{theme}"
+    drawn = f"{drawn}-{language}-{theme}"
     etag = f'"{drawn}"'
     response = get_conditional_response(request, etag=etag)
     if response is None:
@@ -728,7 +755,7 @@ def share_picture(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         png = caches["default"].get(f"share-picture:{drawn}")
         if png is None:
             with translation.override(language):
-                png = picture(game, list(game.marks), theme)
+                png = draw(theme)
             caches["default"].set(f"share-picture:{drawn}", png, 3600)
         response = HttpResponse(png, content_type="image/png")
     response["ETag"] = etag

@@ -13,19 +13,23 @@ from django.db.models import Count, Sum
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ... import tournaments
 from ...lib.qr import qr_svg
 from ...lib.text import sentence
 from ...models import Club, Tournament
+from ...reports.picture import Standing, standings_picture
 from ...reports.tournament_printing import Card, results_pdf, table_cards_pdf
 from ...reports.tournaments import Placing, drawn_tables, standings
 from ...rules.errors import InputError
 from ..access import club_link
 from ..forms.tournaments import EntryForm, SwapForm, TournamentForm
 from ..http import HtmxHttpRequest
+from .games import picture_answer
 from .printing import _paper, _pdf
 
 BOARD_PAGE = 40  # players on one screen of the leaderboard, no scrolling
@@ -93,8 +97,23 @@ def tournament(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> Http
             "left_words": _left_words(found),
             "entry_form": EntryForm(),
             "board_url": reverse("tournament-board", args=[club.view_key, found.pk]),
+            "share": _share(request, club, found),
         },
     )
+
+
+def _share(request: HtmxHttpRequest, club: Club, found: Tournament) -> dict[str, str] | None:
+    """A finished tournament is shared as a finished game is: its picture and the big screen's
+    page, under the view link, never the secret one."""
+    if found.finished is None:
+        return None
+    board = reverse("tournament-board", args=[club.view_key, found.pk])
+    image = reverse("tournament-picture", args=[club.view_key, found.pk])
+    return {
+        "url": request.build_absolute_uri(board),
+        "image": request.build_absolute_uri(image),
+        "text": _("%(name)s: the final standings") % {"name": found.name},
+    }
 
 
 @require_POST
@@ -217,9 +236,8 @@ def _board_version(found: Tournament) -> str:
         versions=Sum("game__version"), tables=Count("pk"), closed=Sum("closed")
     )
     entries = found.entries.filter(left=False).count()
-    return (
-        f"{counted['versions']}-{counted['tables']}-{counted['closed']}-{entries}-{found.finished}"
-    )
+    ended = int(found.finished.timestamp()) if found.finished else 0
+    return f"{counted['versions']}-{counted['tables']}-{counted['closed']}-{entries}-{ended}"
 
 
 @require_GET
@@ -269,6 +287,40 @@ def _page(request: HtmxHttpRequest, total: int) -> int:
     pages = max(1, -(-total // BOARD_PAGE))
     said = request.GET.get("page", "1")
     return min(pages, int(said)) if said.isdigit() and int(said) >= 1 else 1
+
+
+@require_GET
+@club_link(read_only_ok=True)
+def tournament_picture(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
+    """A finished tournament's final standings as a picture to share, under the view link, as a
+    finished game's is: the first sixteen, the prize places starred."""
+    found = _tournament(club, tournament_id)
+    if found.finished is None:
+        raise Http404(_("No picture of a tournament still being played"))
+
+    def draw(theme: str) -> bytes:
+        placings = standings(found)
+        line = " · ".join(
+            [
+                _("Final standings"),
+                date_format(found.created, "DATE_FORMAT"),
+                ngettext("%(n)d round", "%(n)d rounds", found.drawn_rounds)
+                % {"n": found.drawn_rounds},
+                ngettext("%(n)d player", "%(n)d players", len(placings)) % {"n": len(placings)},
+            ]
+        )
+        rows = [
+            Standing(p.place, p.mark, p.name, _placing_words(p), star=p.prize) for p in placings
+        ]
+        return standings_picture(club.name, found.name, line, rows, theme)
+
+    return picture_answer(request, f"tournament-{found.pk}-{_board_version(found)}", draw)
+
+
+def _placing_words(placing: Placing) -> str:
+    points = ngettext("%(n)d point", "%(n)d points", placing.points) % {"n": placing.points}
+    won = ngettext("%(n)d won", "%(n)d won", placing.wins) % {"n": placing.wins}
+    return f"{points} · {won}"
 
 
 def placings_csv(placings: list[Placing]) -> str:
