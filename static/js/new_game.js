@@ -1,5 +1,5 @@
 // @ts-check
-/* The new-game page: each house rule's "As the rules say" names what the chosen rule set says,
+/* The new-game and new-tournament pages: each house rule's "As the rules say" names what the chosen rule set says,
  * and follows a change of rule set. */
 import { fill, word } from "./words.js";
 

@@ -231,10 +231,19 @@ def test_the_organiser_starts_draws_prints_and_ends_a_tournament_over_http(clien
         **{f"plays_{p.pk}": "on" for p in players.values()},
         "points_4": "5 3 1 0",
     }
+    # House rules that make no sense are refused next to the switch, and nothing is started.
+    refused = client.post(
+        reverse("new-tournament", args=[club.key]),
+        {**form, "rule_all_out": "revival", "rule_last_chance": "none"},
+    )
+    assert refused.status_code == 200 and not Tournament.objects.exists()
+    assert "the revival brings eliminated players back" in refused.content.decode()
+    form["rule_lowest_tie"] = "void"  # a house rule every table then plays
     started = client.post(reverse("new-tournament", args=[club.key]), form)
     assert started.status_code == 302, started.content.decode()[:3000]
     tournament = Tournament.objects.get()
     assert tournament.entries.count() == 13 and tournament.points["4"] == [5, 3, 1, 0]
+    assert tournament.rules.lowest_tie == "void"
     assert client.get(reverse("tournaments", args=[club.key])).status_code == 200
     page = client.get(started["Location"]).content.decode()
     assert "Draw round 1" in page

@@ -18,7 +18,6 @@ from ...rules import (
     ENDINGS,
     PRESETS,
     ROUND_ENDINGS,
-    SWITCHES,
     Ending,
     RuleSet,
     build_rules,
@@ -40,9 +39,9 @@ from ...rules.endings import BY_HAND, asks, offered
 from ...rules.errors import InputError
 from ...rules.game import GameState, asked_round
 from ...rules.hands import evaluate
-from ...rules.ruleset import json_value, value_words
+from ...rules.ruleset import json_value
 from .clubs import plain_text
-from .house_rules import house_rule_field, house_rules_initial
+from .house_rules import HouseRulesMixin, house_rules_initial
 
 
 class GameNameField(forms.CharField):
@@ -87,7 +86,7 @@ class PlayAgainForm(forms.Form):
         return id
 
 
-class NewGameForm(forms.Form):
+class NewGameForm(HouseRulesMixin, forms.Form):
     """Who plays, in which seats, who deals first, and under which rules."""
 
     preset = forms.ChoiceField(
@@ -141,9 +140,6 @@ class NewGameForm(forms.Form):
     # A club's first game ticks all its players when there are at most this many.
     FIRST_TABLE = 8
 
-    # Asked apart from the house rules: how many lives, and how long the game goes on.
-    ASKED_APART = ("lives", "round_limit")
-
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         self.club = club
         self.members = self._listed(club)
@@ -155,9 +151,7 @@ class NewGameForm(forms.Form):
             self.fields[f"seat_{player.pk}"] = forms.IntegerField(
                 required=False, min_value=1, max_value=99
             )
-        for f in SWITCHES:
-            if f.name not in self.ASKED_APART:
-                self.fields[f"rule_{f.name}"] = house_rule_field(f)
+        self.add_house_rule_fields()
 
     # A club of more players lists those of its latest games first, up to this many; any other
     # player is typed by name under "New players" (a name the club has is that player).
@@ -228,24 +222,6 @@ class NewGameForm(forms.Form):
             for p in PRESETS.values()
         ]
 
-    def house_rule_rows(self) -> list[dict[str, Any]]:
-        """Each house rule with what every preset says of it, so "As the rules say" can name
-        the value (the chosen preset's here; the page's script follows a change of preset)."""
-        chosen = PRESETS.get(str(self["preset"].value()), PRESETS["scat"])
-        rows = []
-        for f in SWITCHES:
-            if f.name in self.ASKED_APART:
-                continue
-            said = {p.id: value_words(f, getattr(p.rules, f.name)) for p in PRESETS.values()}
-            rows.append(
-                {
-                    "field": self[f"rule_{f.name}"],
-                    "said_json": json.dumps(said),
-                    "now": said[chosen.id],
-                }
-            )
-        return rows
-
     def member_rows(self) -> list[dict[str, Any]]:
         return [
             {
@@ -262,11 +238,7 @@ class NewGameForm(forms.Form):
         data = self.cleaned_data
         if self.errors:
             return data
-        overrides = {
-            f.name: data[f"rule_{f.name}"]
-            for f in SWITCHES
-            if f.name not in self.ASKED_APART and data.get(f"rule_{f.name}") not in (None, "")
-        }
+        overrides = self.house_rule_overrides()
         if data.get("lives"):
             overrides["lives"] = data["lives"]
         if data.get("length") == "rounds":
@@ -278,15 +250,7 @@ class NewGameForm(forms.Form):
         try:
             data["rules"], _preset = build_rules({"preset": data["preset"], "overrides": overrides})
         except InputError as refusal:
-            name = refusal.field.removeprefix("rules.overrides.")
-            self.add_error(
-                "lives"
-                if name == "lives"
-                else f"rule_{name}"
-                if f"rule_{name}" in self.fields
-                else None,
-                refusal.message,
-            )
+            self.refuse_rules(refusal)
             return data
         chosen = [
             (data.get(f"seat_{p.pk}") or 100, i, p)

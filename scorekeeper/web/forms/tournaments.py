@@ -15,11 +15,12 @@ from ...models.nights import MOST_ROUNDS, TABLE_SIZES
 from ...rules import PRESETS, build_rules
 from ...rules.errors import InputError
 from .games import NewGameForm
+from .house_rules import HouseRulesMixin
 
 POINT_SIZES = range(3, 8)  # a table of the size asked, one less or one more: 3 to 7
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(HouseRulesMixin, forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=100)
     preset = forms.ChoiceField(
         label=gettext_lazy("Rules"),
@@ -69,6 +70,7 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         for player in self.members:
             self.fields[f"plays_{player.pk}"] = forms.BooleanField(required=False)
+        self.add_house_rule_fields()
         for size in POINT_SIZES:
             self.fields[f"points_{size}"] = forms.CharField(
                 required=False,
@@ -80,6 +82,9 @@ class TournamentForm(forms.Form):
     def member_rows(self) -> list[dict[str, Any]]:
         return [{"player": p, "plays": self[f"plays_{p.pk}"]} for p in self.members]
 
+    def table_fields(self) -> list[forms.BoundField]:
+        return [self["table_size"], self["rounds"], self["prizes"]]
+
     def point_rows(self) -> list[forms.BoundField]:
         return [self[f"points_{size}"] for size in POINT_SIZES]
 
@@ -88,8 +93,14 @@ class TournamentForm(forms.Form):
         data = self.cleaned_data
         if self.errors:
             return data
-        overrides = {"lives": data["lives"]} if data.get("lives") else {}
-        data["rules"], _preset = build_rules({"preset": data["preset"], "overrides": overrides})
+        overrides = self.house_rule_overrides()
+        if data.get("lives"):
+            overrides["lives"] = data["lives"]
+        try:
+            data["rules"], _preset = build_rules({"preset": data["preset"], "overrides": overrides})
+        except InputError as refusal:
+            self.refuse_rules(refusal)
+            return data
         points: dict[str, list[int]] = {}
         for size in POINT_SIZES:
             said = (data.get(f"points_{size}") or "").replace(",", " ").split()
