@@ -396,3 +396,29 @@ def test_a_finished_tournament_is_shared_as_a_picture_of_its_final_standings(cli
             for p in board
         )
     )
+
+
+def test_a_leaderboard_of_more_than_forty_turns_its_pages_by_itself(client, monkeypatch):
+    import time
+
+    club = make_club()
+    names = [f"N{n:02d}" for n in range(1, 46)]
+    tournament = new_tournament(club, names)
+    url = reverse("tournament-board", args=[club.view_key, tournament.pk])
+
+    # A screen with no controls: each page for fifteen seconds, then the next.
+    monkeypatch.setattr(time, "time", lambda: 15 * 1000)
+    first = client.get(url).content.decode()
+    assert "page 1 of 2" in first and "<td>40.</td>" in first and "<td>41.</td>" not in first
+    assert 'hx-get="?v=' in first  # not pinned to a page
+    version = first.split("v=", 1)[1].split('"', 1)[0]
+    htmx = {"HX-Request": "true"}
+    assert client.get(url, {"v": version}, headers=htmx).status_code == 204
+    monkeypatch.setattr(time, "time", lambda: 15 * 1001)
+    turned = client.get(url, {"v": version}, headers=htmx)
+    assert turned.status_code == 200
+    second = turned.content.decode()
+    assert "page 2 of 2" in second and "<td>41.</td>" in second and "<td>45.</td>" in second
+    # A screen kept on one page stays there.
+    pinned = client.get(url, {"page": "2"}).content.decode()
+    assert "page 2 of 2" in pinned and 'hx-get="?page=2&amp;v=' in pinned

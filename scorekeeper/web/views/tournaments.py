@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -33,6 +34,7 @@ from .games import picture_answer
 from .printing import _paper, _pdf
 
 BOARD_PAGE = 40  # players on one screen of the leaderboard, no scrolling
+BOARD_TURN = 15  # seconds each page of a longer leaderboard stays on the screen
 
 
 def _tournament(club: Club, tournament_id: Any) -> Tournament:
@@ -229,15 +231,19 @@ def results(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpRes
     return _pdf(content, "results.pdf")
 
 
-def _board_version(found: Tournament) -> str:
+def _board_version(found: Tournament) -> tuple[str, int]:
     """What the leaderboard shows changes only with this: the versions of its games, its
-    tables and entries, and whether it is over (one query)."""
+    tables and entries, and whether it is over (two queries); and how many players it lists."""
     counted = found.tables.aggregate(
         versions=Sum("game__version"), tables=Count("pk"), closed=Sum("closed")
     )
-    entries = found.entries.filter(left=False).count()
+    entries = found.entries.aggregate(all=Count("pk"), playing=Count("pk", filter=Q(left=False)))
     ended = int(found.finished.timestamp()) if found.finished else 0
-    return f"{counted['versions']}-{counted['tables']}-{counted['closed']}-{entries}-{ended}"
+    return (
+        f"{counted['versions']}-{counted['tables']}-{counted['closed']}-"
+        f"{entries['playing']}-{ended}",
+        entries["all"],
+    )
 
 
 @require_GET
@@ -249,11 +255,13 @@ def board(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpRespo
     next ask, the answer and the redraw (a beat of one second showed it 0.2–1.5 s after, on a
     loaded machine; half a second keeps it under one)."""
     found = _tournament(club, tournament_id)
-    version = _board_version(found)
+    pinned = request.GET.get("page")
+    moved, count = _board_version(found)
+    page = _page(pinned, count) if pinned else _turn(count)
+    version = f"{moved}-{page}"
     if request.htmx and request.GET.get("v") == version:
         return HttpResponse(status=204)
     placings = standings(found)
-    page = _page(request, len(placings))
     number = found.drawn_rounds
     playing = [
         {"number": t.number, "round": t.game.round_count + 1}
@@ -266,6 +274,7 @@ def board(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpRespo
         # Two columns of twenty side by side: forty names on a 16:9 screen with no scrolling.
         "columns": _columns(placings[(page - 1) * BOARD_PAGE : page * BOARD_PAGE]),
         "page": page,
+        "pinned": bool(pinned),
         "pages": max(1, -(-len(placings) // BOARD_PAGE)),
         "number": number,
         "playing": playing,
@@ -283,10 +292,17 @@ def _columns(placings: list[Placing]) -> list[list[Placing]]:
     return [placings[i : i + half] for i in range(0, len(placings), half)] or [[]]
 
 
-def _page(request: HtmxHttpRequest, total: int) -> int:
+def _page(said: str, total: int) -> int:
+    """The page asked for (``?page=2``: a screen kept on one page), within the pages there are."""
     pages = max(1, -(-total // BOARD_PAGE))
-    said = request.GET.get("page", "1")
-    return min(pages, int(said)) if said.isdigit() and int(said) >= 1 else 1
+    return min(pages, int(said)) if said.isdigit() and 1 <= len(said) < 6 and int(said) else 1
+
+
+def _turn(total: int) -> int:
+    """The page a screen with no controls shows now: beyond forty players the pages take turns,
+    each for ``BOARD_TURN`` seconds (the screen's next ask after a turn brings the next page)."""
+    pages = max(1, -(-total // BOARD_PAGE))
+    return int(time.time() // BOARD_TURN) % pages + 1
 
 
 @require_GET
@@ -314,7 +330,7 @@ def tournament_picture(request: HtmxHttpRequest, club: Club, tournament_id: Any)
         ]
         return standings_picture(club.name, found.name, line, rows, theme)
 
-    return picture_answer(request, f"tournament-{found.pk}-{_board_version(found)}", draw)
+    return picture_answer(request, f"tournament-{found.pk}-{_board_version(found)[0]}", draw)
 
 
 def _placing_words(placing: Placing) -> str:
