@@ -235,7 +235,7 @@ def _board_version(found: Tournament) -> tuple[str, int]:
     """What the leaderboard shows changes only with this: the versions of its games, its
     tables and entries, and whether it is over (two queries); and how many players it lists."""
     counted = found.tables.aggregate(
-        versions=Sum("game__version"), tables=Count("pk"), closed=Sum("closed")
+        versions=Sum("game__version"), tables=Count("pk"), closed=Count("pk", filter=Q(closed=True))
     )
     entries = found.entries.aggregate(all=Count("pk"), playing=Count("pk", filter=Q(left=False)))
     ended = int(found.finished.timestamp()) if found.finished else 0
