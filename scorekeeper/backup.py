@@ -34,7 +34,7 @@ from .lib.text import clean_name_text
 from .models import Club, Entry, Game, GameSeat, Night, Round, Table, Tournament
 from .models.clubs import clean_name, key_digest, view_key_for
 from .models.games import stored_rules
-from .models.nights import MOST_ENTRIES, MOST_ROUNDS, TABLE_SIZES
+from .models.nights import MOST_ENTRIES, MOST_ROUNDS, TABLE_SIZES, TIE_BREAKS
 from .rules import ROUND_ENDINGS, SWITCHES, Result, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
@@ -137,6 +137,7 @@ def export_club(club: Club) -> dict[str, Any]:
                 "points": t.points,
                 "method": t.method,
                 "prizes": t.prizes,
+                "tie_breaks": t.tie_breaks,
                 "created": _when(t.created),
                 "finished": _when(t.finished),
                 "entries": [
@@ -285,6 +286,12 @@ class GameEntry(Strict):
     rounds: list[RoundEntry] = Field(default_factory=list, max_length=100_000)
 
 
+def _once_each(value: list[str]) -> list[str]:
+    if len(set(value)) != len(value):
+        raise ValueError("each tie-break once")
+    return value
+
+
 class NightEntry(Strict):
     name: Annotated[str, _plain(100)] = ""
     created: Moment
@@ -315,6 +322,11 @@ class TournamentEntry(Strict):
     points: dict[str, Any]
     method: Literal["mixed", "swiss"]
     prizes: Annotated[int, Field(ge=0, le=MOST_ENTRIES)]
+    tie_breaks: Annotated[
+        list[Annotated[str, _one_of(TIE_BREAKS, "a tie-break is")]],
+        Field(max_length=len(TIE_BREAKS)),
+        AfterValidator(_once_each),
+    ] = Field(default_factory=lambda: list(TIE_BREAKS))
     created: Moment
     finished: Moment | None = None
     entries: list[EntryEntry] = Field(max_length=MOST_ENTRIES)
@@ -513,6 +525,7 @@ def _import_tournament(club: Club, players: dict, entry: TournamentEntry, where:
         points=points,
         method=entry.method,
         prizes=entry.prizes,
+        tie_breaks=entry.tie_breaks,
         created=entry.created,
         finished=entry.finished,
     )

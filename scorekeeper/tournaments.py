@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 
 from .lib import draw
 from .models import Club, Entry, GameSeat, Player, Table, Tournament
-from .models.nights import MOST_ENTRIES, MOST_ROUNDS, TABLE_SIZES, new_rules_fields
+from .models.nights import MOST_ENTRIES, MOST_ROUNDS, TABLE_SIZES, TIE_BREAKS, new_rules_fields
 from .play import _lock_club, player_for, start_game, writing
 from .rules import RuleSet
 from .rules.errors import InputError
@@ -64,6 +64,7 @@ def start_tournament(
     points: Mapping[str, Any] | None = None,
     method: str = Tournament.Method.MIXED,
     prizes: int = 3,
+    tie_breaks: Sequence[str] = TIE_BREAKS,
 ) -> Tournament:
     """A tournament of the club and its players (the club's, or new names), nothing drawn yet."""
     name = " ".join(name.split())
@@ -85,6 +86,11 @@ def start_tournament(
         raise InputError(_("the draw is “mixed” or “swiss”"), "method")
     if not 0 <= prizes <= MOST_ENTRIES:
         raise InputError(_("prize places are from 0 to 200"), "prizes")
+    if len(set(tie_breaks)) != len(tie_breaks) or not set(tie_breaks) <= set(TIE_BREAKS):
+        raise InputError(
+            _("the tie-breaks after points are “games_won” and “left”, each once, in order"),
+            "tie_breaks",
+        )
     checked = read_points(points, table_size)
     with writing():
         _lock_club(club.pk)
@@ -98,6 +104,7 @@ def start_tournament(
             points=checked,
             method=method,
             prizes=prizes,
+            tie_breaks=list(tie_breaks),
         )
         enter(tournament, players)
     return tournament

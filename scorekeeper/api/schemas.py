@@ -20,7 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 from pydantic_core import PydanticCustomError
 
 from ..lib.text import clean_name_text
-from ..models.nights import MOST_ENTRIES, MOST_ROUNDS
+from ..models.nights import MOST_ENTRIES, MOST_ROUNDS, TIE_BREAKS
 from ..rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
 from ..rules.errors import InputError
 from ..rules.numbers import read_points
@@ -522,6 +522,19 @@ def _one_of(words: tuple[str, ...], message: str) -> Callable[[Any], str]:
     return read
 
 
+def _tie_breaks(value: Any) -> list[str]:
+    message = gettext_noop(
+        "the tie-breaks after points are “games_won” and “left”, each once, in order"
+    )
+    if (
+        not isinstance(value, list)
+        or not all(isinstance(v, str) and v in TIE_BREAKS for v in value)
+        or len(set(value)) != len(value)
+    ):
+        raise _refuse(message)
+    return value
+
+
 TableSize = Annotated[
     int,
     BeforeValidator(_in_range(3, 6, gettext_noop("tables are of 3 to 6 players"))),
@@ -586,6 +599,20 @@ class TournamentIn(Strict):
         _string(enum=["mixed", "swiss"]),
     ] = "mixed"
     prizes: Prizes = 3
+    tie_breaks: Annotated[
+        list[str],
+        BeforeValidator(_tie_breaks),
+        WithJsonSchema(
+            {
+                "type": "array",
+                "items": {"type": "string", "enum": list(TIE_BREAKS)},
+                "maxItems": len(TIE_BREAKS),
+                "uniqueItems": True,
+                "description": "What settles equal points, in order, before the lot drawn "
+                "at entry: games won, and lives (coins) left at the ends of the games",
+            }
+        ),
+    ] = Field(default_factory=lambda: list(TIE_BREAKS))
 
     model_config = ConfigDict(
         json_schema_extra={

@@ -22,8 +22,6 @@ from .schemas import KEYED, DrawnRoundOut, TournamentIn, TournamentOut
 
 router = Router()
 
-TIE_BREAKS = ["points", "games_won", "left", "lot"]
-
 
 def _tournament_from(request: HttpRequest, tournament_id: str) -> tuple[Club, Tournament]:
     """The tournament, if the request holds its club's key: 401 for a key that opens no club,
@@ -67,7 +65,7 @@ def tournament_data(request: HttpRequest, club: Club, tournament: Tournament) ->
         "method": tournament.method,
         "points": tournament.points,
         "prizes": tournament.prizes,
-        "tie_breaks": TIE_BREAKS,
+        "tie_breaks": ["points", *tournament.tie_breaks, "lot"],
         "finished": tournament.finished is not None,
         "tables": [_table_data(request, club, t) for t in drawn_tables(tournament)],
         "standings": [
@@ -109,6 +107,7 @@ def create_tournament(request: HttpRequest, club: str, payload: TournamentIn):
         points=payload.points,
         method=payload.method,
         prizes=payload.prizes,
+        tie_breaks=payload.tie_breaks,
     )
     return Status(201, tournament_data(request, found, tournament))
 

@@ -24,6 +24,15 @@ from .games import Game, stored_rules
 
 MOST_ENTRIES = 200  # players in a tournament
 MOST_ROUNDS = 20  # rounds (a game at every table) in a tournament
+# What settles equal points, in the organiser's order (the lot drawn at entry settles the rest):
+# games won, and lives (or coins) left at the ends of the games.
+TIE_BREAKS = ("games_won", "left")
+
+
+def default_tie_breaks() -> list[str]:
+    return list(TIE_BREAKS)
+
+
 TABLE_SIZES = range(3, 7)  # players a table is drawn for, as the organiser asks
 
 
@@ -70,6 +79,7 @@ class Tournament(models.Model):
     points = models.JSONField()
     method = models.CharField(max_length=5, choices=Method, default=Method.MIXED)
     prizes = models.PositiveSmallIntegerField(default=3)  # the places marked as prize places
+    tie_breaks = models.JSONField(default=default_tie_breaks)  # some of TIE_BREAKS, in order
     created = models.DateTimeField(default=timezone.now)
     finished = models.DateTimeField(null=True, blank=True)
 

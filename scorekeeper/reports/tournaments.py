@@ -3,6 +3,7 @@ with every round, worked out again on undo and edit), two queries whatever the r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,9 +49,17 @@ def _counted(seats: Any, points: dict[str, list[int]], lives: int, pot: bool) ->
     )
 
 
+# The tie-breaks an organiser may put after points, by name (``Tournament.tie_breaks``).
+_BREAKS: dict[str, Callable[[Placing], int]] = {
+    "games_won": lambda p: p.wins,
+    "left": lambda p: p.left,
+}
+
+
 def standings(tournament: Tournament) -> list[Placing]:
-    """Every entry in order: points, then games won, then lives (or coins) left at the ends of
-    their games, then the lot drawn at entry; the first ``prizes`` places marked. Only finished
+    """Every entry in order: points, then the tie-breaks in the organiser's order (by default
+    games won, then lives or coins left at the ends of their games), then the lot drawn at
+    entry; the first ``prizes`` places marked. Only finished
     games count (a place is known only then); an abandoned or binned game counts nothing."""
     rules = tournament.rules
     entries = list(tournament.entries.select_related("player"))
@@ -79,7 +88,8 @@ def standings(tournament: Tournament) -> list[Placing]:
         )
         for e in entries
     ]
-    placings.sort(key=lambda p: (-p.points, -p.wins, -p.left, p.lot))
+    breaks = [_BREAKS[name] for name in tournament.tie_breaks if name in _BREAKS]
+    placings.sort(key=lambda p: (-p.points, *(-b(p) for b in breaks), p.lot))
     for i, placing in enumerate(placings, start=1):
         placing.place = i
         placing.prize = i <= tournament.prizes

@@ -239,11 +239,13 @@ def test_the_organiser_starts_draws_prints_and_ends_a_tournament_over_http(clien
     assert refused.status_code == 200 and not Tournament.objects.exists()
     assert "the revival brings eliminated players back" in refused.content.decode()
     form["rule_lowest_tie"] = "void"  # a house rule every table then plays
+    form["tie_breaks"] = "left,games_won"
     started = client.post(reverse("new-tournament", args=[club.key]), form)
     assert started.status_code == 302, started.content.decode()[:3000]
     tournament = Tournament.objects.get()
     assert tournament.entries.count() == 13 and tournament.points["4"] == [5, 3, 1, 0]
     assert tournament.rules.lowest_tie == "void"
+    assert tournament.tie_breaks == ["left", "games_won"]
     assert client.get(reverse("tournaments", args=[club.key])).status_code == 200
     page = client.get(started["Location"]).content.decode()
     assert "Draw round 1" in page
@@ -422,3 +424,53 @@ def test_a_leaderboard_of_more_than_forty_turns_its_pages_by_itself(client, monk
     # A screen kept on one page stays there.
     pinned = client.get(url, {"page": "2"}).content.decode()
     assert "page 2 of 2" in pinned and 'hx-get="?page=2&amp;v=' in pinned
+
+
+@pytest.mark.parametrize(
+    ("tie_breaks", "first"), [(["games_won", "left"], "winner"), ([], "runner-up")]
+)
+def test_equal_points_are_settled_by_the_organisers_tie_breaks(tie_breaks, first):
+    from scorekeeper.models import Entry
+    from scorekeeper.reports.tournaments import standings
+
+    club = make_club()
+    # First and second place earn the same: the tie-breaks, then the lot, settle them.
+    tournament = new_tournament(club, NAMES[:4], points={"4": [2, 2, 1, 0]}, tie_breaks=tie_breaks)
+    (table,) = tournaments.draw_round(tournament, club.key, seed=1)
+    order = seated(table)
+    finish(table.game, order)
+    winner, runner_up = order[0], order[1]
+    Entry.objects.filter(tournament=tournament, player__name=runner_up).update(lot=1)
+    Entry.objects.filter(tournament=tournament, player__name=winner).update(lot=2)
+    top = [p.name for p in standings(tournament)[:2]]
+    assert top == ([winner, runner_up] if first == "winner" else [runner_up, winner])
+
+
+def test_tie_breaks_are_asked_in_the_form_and_the_api(client):
+    from scorekeeper.rules.errors import InputError
+
+    club = make_club()
+    with pytest.raises(InputError, match="the tie-breaks after points"):
+        new_tournament(club, NAMES[:4], tie_breaks=["lot"])
+    body = {
+        "name": "Cup",
+        "rules": "scat",
+        "players": NAMES[:4],
+        "tie_breaks": ["left", "games_won"],
+    }
+    headers = {"Authorization": f"Bearer {club.key}"}
+    made = client.post(
+        f"/api/v1/clubs/{club.id}/tournaments",
+        body,
+        content_type="application/json",
+        headers=headers,
+    )
+    assert made.status_code == 201
+    assert made.json()["tie_breaks"] == ["points", "left", "games_won", "lot"]
+    twice = client.post(
+        f"/api/v1/clubs/{club.id}/tournaments",
+        {**body, "tie_breaks": ["left", "left"]},
+        content_type="application/json",
+        headers=headers,
+    )
+    assert twice.status_code == 400 and twice.json()["field"] == "tie_breaks"

@@ -60,6 +60,19 @@ class TournamentForm(HouseRulesMixin, forms.Form):
         initial="mixed",
         widget=forms.RadioSelect,
     )
+    tie_breaks = forms.ChoiceField(
+        label=gettext_lazy("Equal points are settled by"),
+        choices=[
+            ("games_won,left", gettext_lazy("games won, then lives (or coins) left")),
+            ("left,games_won", gettext_lazy("lives (or coins) left, then games won")),
+            ("games_won", gettext_lazy("games won")),
+            ("left", gettext_lazy("lives (or coins) left")),
+            ("", gettext_lazy("the draw alone")),
+        ],
+        initial="games_won,left",
+        required=False,
+        help_text=gettext_lazy("Then, where still equal, by a lot drawn at entry."),
+    )
     prizes = forms.IntegerField(
         label=gettext_lazy("Prize places"), min_value=0, max_value=200, initial=3
     )
@@ -83,7 +96,7 @@ class TournamentForm(HouseRulesMixin, forms.Form):
         return [{"player": p, "plays": self[f"plays_{p.pk}"]} for p in self.members]
 
     def table_fields(self) -> list[forms.BoundField]:
-        return [self["table_size"], self["rounds"], self["prizes"]]
+        return [self["table_size"], self["rounds"], self["prizes"], self["tie_breaks"]]
 
     def point_rows(self) -> list[forms.BoundField]:
         return [self[f"points_{size}"] for size in POINT_SIZES]
@@ -129,6 +142,7 @@ class TournamentForm(HouseRulesMixin, forms.Form):
             points=data["points"],
             method=data["method"],
             prizes=data["prizes"],
+            tie_breaks=[b for b in (data.get("tie_breaks") or "").split(",") if b],
         )
 
     def refuse(self, refusal: InputError) -> None:
