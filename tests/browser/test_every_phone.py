@@ -86,6 +86,26 @@ def club_pages(live, club, game):
     yield "invite", live + reverse("invite", args=[key, game.id])
     yield "blank sheet", live + reverse("blank-sheet")
     yield "view link", live + club.get_view_url()
+    yield from tournament_pages(live, club)
+
+
+def tournament_pages(live, club):
+    """A tournament of the club's players, its first round drawn and one table finished."""
+    from scorekeeper import tournaments
+    from scorekeeper.rules import build_rules
+
+    rules, _ = build_rules({"preset": "schwimmen", "overrides": {}})
+    players = list(club.players.all()[:9])
+    tournament = tournaments.start_tournament(
+        club, "Kirmes-Turnier 2026", rules, "schwimmen", players
+    )
+    tournaments.draw_round(tournament, club.key, seed=2)
+    key, view = club.key, club.view_key
+    yield "tournaments", live + reverse("tournaments", args=[key])
+    yield "new tournament", live + reverse("new-tournament", args=[key])
+    yield "tournament", live + reverse("tournament", args=[key, tournament.pk])
+    yield "table cards", live + reverse("table-cards", args=[key, tournament.pk])
+    yield "leaderboard", live + reverse("tournament-board", args=[view, tournament.pk])
 
 
 def problems_of(page):

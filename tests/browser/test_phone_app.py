@@ -454,6 +454,24 @@ def every_page(game):
     }
 
 
+def tournament_pages(club):
+    """A tournament's pages, its first round drawn."""
+    from scorekeeper import tournaments
+    from scorekeeper.rules import build_rules
+
+    rules, _ = build_rules({"preset": "scat", "overrides": {}})
+    tournament = tournaments.start_tournament(club, "Cup", rules, "scat", ["Cy", "Di", "Ed", "Flo"])
+    tournaments.draw_round(tournament, club.key, seed=1)
+    key, view, pk = club.key, club.view_key, tournament.pk
+    return {
+        "tournaments": f"/c/{key}/tournaments/",
+        "new tournament": f"/c/{key}/tournaments/new",
+        "tournament": f"/c/{key}/tournaments/{pk}/",
+        "table cards": f"/c/{key}/tournaments/{pk}/cards",
+        "leaderboard": f"/v/{view}/tournaments/{pk}/board",
+    }
+
+
 @pytest.mark.parametrize(
     "scheme, locale", [("light", "en-GB"), ("dark", "en-GB"), ("light", "de-DE")]
 )
@@ -467,7 +485,11 @@ def test_axe_finds_nothing_serious_on_any_page(browser, live_server, scheme, loc
     context = phone_context(browser, color_scheme=scheme, locale=locale)
     page = context.new_page()
     axe = Axe()
-    pages = {**every_page(game), "game over": over.get_absolute_url()}
+    pages = {
+        **every_page(game),
+        "game over": over.get_absolute_url(),
+        **tournament_pages(game.club),
+    }
     found = {}
     for name, url in pages.items():
         page.goto(live_server.url + url)
