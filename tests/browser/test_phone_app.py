@@ -126,7 +126,8 @@ def test_a_second_visit_fetches_no_static_file_and_the_first_is_light(browser, l
     # place and the card picker's deck and style (its script comes when the cards are opened);
     # 46.9 KB with the players' colours, the standings' and the sheet's styles and sharing the
     # game as a picture; 47.8 KB with the round played as it is tapped, 46.6 KB once Share's
-    # script came with the game-over screen only.
+    # script came with the game-over screen only; 48.4 KB with the tournament pages' styles in
+    # the main stylesheet, 47.8 KB once they had a stylesheet of their own.
     assert weight < 48 * 1024
     second = context.new_page()
     fetched: list = []
