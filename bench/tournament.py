@@ -80,8 +80,10 @@ for number in range(1, {rounds} + 1):
     played_s = time.perf_counter() - started
     floor, _ = timed("/healthz")
     board, board_q = timed(board_url)
-    version = re.search(r'&amp;v=([^"]+)"', client.get(board_url).content.decode())[1]
-    quiet, quiet_q = timed(f"{{board_url}}?v={{version}}", {{"HX-Request": "true"}}, status=204)
+    version = re.search(r'v=([^"]+)"', client.get(board_url + "?page=1").content.decode())[1]
+    quiet, quiet_q = timed(
+        f"{{board_url}}?page=1&v={{version}}", {{"HX-Request": "true"}}, status=204
+    )
     organiser, organiser_q = timed(organiser_url)
     answer, answer_q = timed(api_url, api)
     rows.append({{"round": number, "tables": len(tables), "draw_s": draw_s, "played_s": played_s,
