@@ -35,7 +35,7 @@ from .models import Club, Entry, Game, GameSeat, Night, Round, Table, Tournament
 from .models.clubs import clean_name, key_digest, view_key_for
 from .models.games import stored_rules
 from .models.nights import MOST_ENTRIES, MOST_ROUNDS, TABLE_SIZES, TIE_BREAKS
-from .rules import ROUND_ENDINGS, SWITCHES, Result, build_rules
+from .rules import ROUND_ENDINGS, SWITCHES, Result, RuleSet, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
 from .rules.ruleset import RULES_VERSION, most_lost_under_any_rules, stored_form
@@ -502,10 +502,7 @@ def _import_tournament(club: Club, players: dict, entry: TournamentEntry, where:
     the club's, each table's game one of the club's games, at one table only."""
     from .tournaments import read_points
 
-    try:
-        rules = stored_rules(json.dumps(entry.rules, sort_keys=True), entry.rules_version)
-    except InputError as refusal:
-        raise InputError(refusal.message, f"{where}.rules.{refusal.field}") from None
+    rules = _rules_of(entry, where)
     try:
         points = read_points(entry.points, entry.table_size)
     except InputError as refusal:
@@ -574,10 +571,7 @@ def _import_game(
     club: Club, players: dict, entry: GameEntry, where: str, nights: list[Night]
 ) -> None:
     _check_rounds(entry, where)
-    try:
-        rules = stored_rules(json.dumps(entry.rules, sort_keys=True), entry.rules_version)
-    except InputError as refusal:
-        raise InputError(refusal.message, f"{where}.rules.{refusal.field}") from None
+    rules = _rules_of(entry, where)
     if len(entry.seats) > rules.max_players or len(set(entry.seats)) != len(entry.seats):
         raise InputError("the seats are not a table these rules allow", f"{where}.seats")
     missing = [name for name in entry.seats if name not in players]
@@ -624,6 +618,14 @@ def _import_game(
     if any(step.result.result == Result.TABLE_DECIDES for step in steps):
         raise InputError("a round in play waits for the table's choice", f"{where}.rounds")
     play.store(game, state, steps, version=game.version, rounds=active)
+
+
+def _rules_of(entry: GameEntry | TournamentEntry, where: str) -> RuleSet:
+    """The rules a game or a tournament of the file plays, checked as a stored game's are."""
+    try:
+        return stored_rules(json.dumps(entry.rules, sort_keys=True), entry.rules_version)
+    except InputError as refusal:
+        raise InputError(refusal.message, f"{where}.rules.{refusal.field}") from None
 
 
 def _night(nights: list[Night], index: int | None, where: str) -> Night | None:
