@@ -24,7 +24,7 @@ from .round import (
     not_playing,
 )
 from .ruleset import RuleSet
-from .words import _
+from .words import SAY_KNOCKER, _
 from .words import lives as lives_word
 from .words import names as _names
 
@@ -248,7 +248,7 @@ def _check_knocker(state: RoundState, ending: Ending) -> None:
             not_playing(state, knocker, _("%(name)s is out, so cannot knock")), "knocker"
         )
     if ending.knocker == "required" and knocker is None:
-        raise RoundError(_("say who knocked"), "knocker")
+        raise RoundError(_(SAY_KNOCKER), "knocker")
     if ending.knocker == "refused" and knocker is not None:
         raise RoundError(_(ending.no_knocker), "knocker")
     minimum = rules.min_knock

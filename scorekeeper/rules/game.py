@@ -125,6 +125,8 @@ class Step:
         result = self.result
         if result.result == Result.TABLE_DECIDES:
             return _("The table decides")
+        if result.result == Result.REPLAY and result.game_over:
+            return _("Nobody loses: the hand was replayed, and it was the last round")
         if result.result == Result.REPLAY:
             return _("Nobody loses: the cards are dealt again")
         if self.round.ending in POT_ENDINGS:

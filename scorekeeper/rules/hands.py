@@ -164,6 +164,18 @@ def _explain_suit(
 
 
 @lru_cache(maxsize=64)
+def three_of_a_kind_values(rules: RuleSet) -> frozenset[Fraction]:
+    """Every value a three of a kind can have under these rules (for a dealt three of a kind
+    whose value a table entered)."""
+    cards = deck(rules.deck)
+    ranks = {card.rank for card in cards}
+    return frozenset(
+        evaluate(tuple(card for card in cards if card.rank == rank)[:3], rules).value
+        for rank in ranks
+    )
+
+
+@lru_cache(maxsize=64)
 def possible_values(rules: RuleSet) -> frozenset[Fraction]:
     """Every value a hand can have under these rules (for checking a value a table agreed)."""
     cards = deck(rules.deck)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from .hands import points
 from .round import Choice, RoundError, RoundState, pick
-from .words import _, ngettext
+from .words import SAY_LOWEST, SAY_TOP, _, ngettext
 from .words import lives as lives_word
 from .words import names as _names
 
@@ -40,6 +40,8 @@ def lowest_of(state: RoundState, tops: tuple[str, ...]) -> list[str]:
                 % {"found": _names(found), "named": _names(named)},
                 "lowest",
             )
+    if missing and not state.values:
+        raise RoundError(_(SAY_LOWEST), "lowest")
     if missing:
         i = state.table.players.index(missing[0])
         raise RoundError(
@@ -195,6 +197,8 @@ def top_of(state: RoundState) -> list[str]:
     if named is not None and missing:
         state.story.append(_("The table named %(names)s the top hand.") % {"names": _names(named)})
         return list(named)
+    if missing and not state.values:
+        raise RoundError(_(SAY_TOP), "winners")
     if missing:
         i = state.table.players.index(missing[0])
         raise RoundError(
@@ -257,13 +261,16 @@ def knocker_beaten(state: RoundState, knocker: str) -> None:
     more, lowest or not; or, ``in_all``, 1 in all (github.com/paigedotgay's engine): nothing
     more when the showdown already cost them a life."""
     beaten = state.rules.knocker_beaten
-    if not beaten or state.void or not _beaten(state, knocker):
-        return
     before = state.losses.get(knocker, 0)
+    # In all: a knocker the showdown already cost a life loses nothing more, beaten or not, so
+    # the table is not asked.
+    if not beaten or state.void or (beaten == "in_all" and before):
+        return
+    if not _beaten(state, knocker):
+        return
     if beaten == "in_all":
-        if not before:
-            why = _("knocked and someone had a better hand: a beaten knocker pays 1 in all")
-            state.lose(knocker, 1, why)
+        why = _("knocked and someone had a better hand: a beaten knocker pays 1 in all")
+        state.lose(knocker, 1, why)
         return
     more = int(beaten)
     if before:
@@ -283,6 +290,14 @@ def _beaten(state: RoundState, knocker: str) -> bool:
     if all(name in state.values for name in state.playing):
         values = counted(state, ())
         return any(values[name] > values[knocker] for name in state.playing)
+    # What the table already said answers it: the top hand named (tied for the top is the top
+    # hand), or the knocker named lowest with a player above them. Only what the rules leave
+    # open is asked.
+    if state.outcome.winners is not None:
+        return knocker not in state.outcome.winners
+    lowest = state.outcome.lowest
+    if lowest is not None and knocker in lowest:
+        return any(name not in lowest for name in state.playing)
     choices = (
         Choice("top", _("%(name)s had the top hand") % {"name": knocker}),
         Choice("beaten", _("Someone beat %(name)s's hand") % {"name": knocker}),

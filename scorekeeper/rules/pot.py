@@ -7,7 +7,7 @@ from __future__ import annotations
 from .hands import points
 from .lowest import tie_keys
 from .round import RoundError, RoundState
-from .words import _, ngettext
+from .words import SAY_POT, _, ngettext
 from .words import names as _names
 
 # No source says what equal highest hands do with the pot: they share it, and what does not
@@ -24,6 +24,8 @@ def highest_of(state: RoundState) -> list[str]:
     if named is not None and missing:
         state.story.append(_("The table named %(names)s highest.") % {"names": _names(named)})
         return list(named)
+    if missing and not state.values:
+        raise RoundError(_(SAY_POT), "winners")
     if missing:
         i = [seat.name for seat in state.table.players].index(missing[0])
         raise RoundError(

@@ -95,8 +95,9 @@ def _replay(state: RoundState, sentence: str | None = None) -> RoundResult:
         standing = {seat.name: (seat.lives, seat.status) for seat in table.players}
         winner, tie, _over = _game_over(state, standing, story, revived=False)
         _say_the_end(story, winner, tie)
+        # Still a replay (nobody lost anything), and the game is over on it.
         return RoundResult(
-            result=Result.SCORED,
+            result=Result.REPLAY,
             hands=state.hands,
             losses={},
             players=_unchanged(state),

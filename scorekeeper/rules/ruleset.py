@@ -361,6 +361,12 @@ class RuleSet:
             "trousers_down": gettext_noop(
                 "Trousers down (“Hosen runter”): plays on, the next loss puts them out"
             ),
+            "hosa_aba": gettext_noop(
+                "Hosa aba (Swiss, “trousers down”): plays on, the next loss puts them out"
+            ),
+            "kuhreiter": gettext_noop(
+                "Kuhreiter (Bavarian, “cow rider”): plays on, the next loss puts them out"
+            ),
             None: gettext_noop("Out"),
         },
         default=None,
@@ -557,9 +563,17 @@ class RuleSet:
         # The most falls to a knocker, who may lose a life more for not having the top hand.
         return (2 if two else 1) + (1 if self.knocker_beaten == 1 else 0)
 
-    def _by_last_chance(self, county: str, swimming: str, brink: str, trousers: str) -> str:
-        """Of four words (one per last chance), this rule set's."""
-        words = {"swimming": swimming, "brink": brink, "trousers_down": trousers}
+    def _by_last_chance(
+        self, county: str, swimming: str, brink: str, trousers: str, hosa: str, cow: str
+    ) -> str:
+        """Of six words (one per last chance), this rule set's."""
+        words = {
+            "swimming": swimming,
+            "brink": brink,
+            "trousers_down": trousers,
+            "hosa_aba": hosa,
+            "kuhreiter": cow,
+        }
         return words.get(self.last_chance or "county", county)
 
     def status_label(self, status: str) -> str:
@@ -571,6 +585,8 @@ class RuleSet:
                 pgettext("status", "swimming"),
                 pgettext("status", "on the brink"),
                 pgettext("status", "trousers down"),
+                pgettext("status", "Hosa aba"),
+                pgettext("status", "Kuhreiter"),
             )
         if status == "out":
             if self.going_out == "under":
@@ -587,6 +603,8 @@ class RuleSet:
                 _("%(name)s is now swimming."),
                 _("%(name)s is now on the brink."),
                 _("%(name)s now has their trousers down."),
+                _("%(name)s is now Hosa aba."),
+                _("%(name)s is now the Kuhreiter."),
             )
         if status == "out":
             if self.going_out == "under":
@@ -601,6 +619,8 @@ class RuleSet:
             pgettext("returns", "swimming"),
             pgettext("returns", "on the brink"),
             pgettext("returns", "with their trousers down"),
+            pgettext("returns", "Hosa aba"),
+            pgettext("returns", "as Kuhreiter"),
         )
 
     # ---- building ------------------------------------------------------------------------
@@ -712,7 +732,9 @@ class RuleSet:
             said["lowest_tie"] = _(
                 "a void hand costs nobody anything, the knocker included (a knocker tied for "
                 "lowest or beaten loses nothing), at every showdown: after a knock, a second "
-                "knock, a 31 or the stock running out"
+                "knock, a 31 or the stock running out; the deal then moves on, as after any "
+                "hand, even when everyone still in tied (a hand is dealt again by the same dealer "
+                "only where everyone would go out at once, which a void tie never does)"
             )
         if self.more_than_left == "last_chance" and self.last_chance is None:
             said["more_than_left"] = _(
@@ -720,6 +742,24 @@ class RuleSet:
             )
         said.update(self._variant_readings())
         return said
+
+    def _top_reading(self) -> str:
+        """``all_but_top``: gamepoint's page says only that every player below the best hand
+        loses a life. The tie break's sources use it to find the lowest hand, where it settles
+        who loses; at the top, everyone at the highest total keeps their life."""
+        if self.tie_break == "tie":
+            return _(
+                "the knocker below the top hand loses 1 like everyone else (the switches for "
+                "a knocker at the bottom and for a tie for lowest do not apply); a 31 shown is "
+                "the top hand; after a knock the table names the top hand, not the lowest"
+            )
+        return _(
+            "the knocker below the top hand loses 1 like everyone else (the switches for "
+            "a knocker at the bottom and for a tie for lowest do not apply); a 31 shown is "
+            "the top hand; after a knock the table names the top hand, not the lowest; "
+            "hands tied for the top total all keep their lives: the tie break settles "
+            "ties for lowest, not for the top"
+        )
 
     def _variant_readings(self) -> dict[str, str]:
         """``value_readings`` of the variants outside engines and other tables play."""
@@ -736,12 +776,7 @@ class RuleSet:
                 "at once, though a 31 would beat them at a showdown"
             )
         if self.showdown_loses == "all_but_top":
-            # gamepoint's page says only that every player below the best hand loses a life.
-            said["showdown_loses"] = _(
-                "the knocker below the top hand loses 1 like everyone else (the switches for a "
-                "knocker at the bottom and for a tie for lowest do not apply); a 31 shown is the "
-                "top hand; after a knock the table names the top hand, not the lowest"
-            )
+            said["showdown_loses"] = self._top_reading()
         if self.knocker_beaten == "in_all":
             # github.com/paigedotgay's engine: "pays one life whether or not also lowest".
             said["knocker_beaten"] = _(
@@ -755,10 +790,10 @@ class RuleSet:
                 "of a kind; two such hands dealt: the first from the dealer's left shows"
             )
         # The words of Austrian and Swiss tables; no written source gives them as rules.
-        if self.last_chance == "trousers_down":
+        if self.last_chance in ("trousers_down", "hosa_aba", "kuhreiter"):
             said["last_chance"] = _(
-                "only the word changes: a player with their trousers down plays and scores as "
-                "one on the county"
+                "only the word changes: a player with their trousers down (or Hosa aba, or the "
+                "Kuhreiter) plays and scores as one on the county"
             )
         if self.going_out == "under":
             said["going_out"] = _(

@@ -47,17 +47,21 @@ def name_fit(name: str) -> str:
 
 
 class SeatView(TypedDict):
-    """A player as their tile shows them."""
+    """A player as their tile shows them. Every part a tile shows is decided here, once: the
+    server's template (_seat.html) and the phone's board.js only fill it in, shown where it
+    is not empty."""
 
     name: str
     name_fit: str
     lives: int
     status: str
     out: bool
+    tappable: bool
     label: str
     label_fit: str
     deals: bool
     tokens: list[bool]
+    count: str
     coins: str | None
     said: str
 
@@ -95,6 +99,22 @@ def seat_views(rules: RuleSet, state: GameState) -> list[SeatView]:
         status = str(state.statuses[i])
         deals = i == state.dealer and not state.game_over
         lives = state.lives[i]
+        # The status is said only where it is not "in".
+        label = rules.status_label(state.statuses[i]) if status != Status.IN else ""
+        tokens = (
+            [True] * lives + [False] * (state.start_lives - lives)
+            if state.start_lives <= MOST_TOKENS
+            else []
+        )
+        # What a screen reader says after the name (a comma where the status or the dealer follows).
+        said = (
+            _("%(coins)s coins") % {"coins": coins(state.coins[i])}
+            if state.coins
+            else ngettext(
+                "%(lives)s of %(total)s life", "%(lives)s of %(total)s lives", state.start_lives
+            )
+            % {"lives": lives, "total": state.start_lives}
+        )
         seats.append(
             {
                 "name": name,
@@ -104,21 +124,17 @@ def seat_views(rules: RuleSet, state: GameState) -> list[SeatView]:
                 "lives": lives,
                 "status": status,
                 "out": status == Status.OUT,
-                "label": (label := rules.status_label(state.statuses[i])),
-                "label_fit": label_fit(label),
+                # A tile the round's taps can mark: not out, and the game not over.
+                "tappable": status != Status.OUT and not state.game_over,
+                "label": label,
+                "label_fit": label_fit(label) if label else "",
                 "deals": deals,
-                "tokens": [True] * lives + [False] * (state.start_lives - lives)
-                if state.start_lives <= MOST_TOKENS
-                else [],
+                "tokens": tokens,
+                # Lives as a number where there are too many for tokens.
+                "count": "" if tokens else f"{lives}/{state.start_lives}",
                 # A game played for a pot: the coins up or down, in place of lives.
                 "coins": coins(state.coins[i]) if state.coins else None,
-                # What a screen reader says after the name.
-                "said": _("%(coins)s coins") % {"coins": coins(state.coins[i])}
-                if state.coins
-                else ngettext(
-                    "%(lives)s of %(total)s life", "%(lives)s of %(total)s lives", state.start_lives
-                )
-                % {"lives": lives, "total": state.start_lives},
+                "said": f"{said}," if label or deals else said,
             }
         )
     return seats

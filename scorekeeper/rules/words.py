@@ -67,6 +67,15 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+# What a showdown is missing when the table named nobody and entered no hand: said alike by the
+# server's form, the phone's engine and the phone before its engine has come (the record form's
+# chips carry them, ``Ending.unanswered``), and never naming a player.
+SAY_KNOCKER = gettext_noop("say who knocked")
+SAY_LOWEST = gettext_noop("Say who was lowest: tap them, or enter everyone's cards.")
+SAY_TOP = gettext_noop("Say who had the top hand: tap them, or enter everyone's cards.")
+SAY_POT = gettext_noop("Say who won the pot: tap them, or enter everyone's cards.")
+
+
 def names(people: Sequence[str]) -> str:
     """A list of names in words: "Ana", "Ana and Ben", "Ana, Ben and Cat"."""
     people = list(people)

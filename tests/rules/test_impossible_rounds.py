@@ -78,8 +78,8 @@ def three(**kw):
         (
             [seat("Ann"), seat("Ben"), seat("Cat")],
             {"knocker": "Ann"},
-            "players[0].cards",
-            "enter Ann's cards or value, or name the lowest",
+            "lowest",
+            "Say who was lowest: tap them, or enter everyone's cards",
         ),
         (
             [seat("Ann"), seat("Ben", status="out", lives=0)],

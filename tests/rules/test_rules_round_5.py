@@ -317,7 +317,8 @@ def test_the_table_names_the_top_hand_when_the_cards_are_not_entered():
     assert refused.value.field == "lowest" and "name the top hand" in str(refused.value)
     with pytest.raises(RoundError) as missing:
         play("scat", bare, knocker="Ann", showdown_loses="all_but_top")
-    assert missing.value.field.endswith("cards") and "who had the top hand" in str(missing.value)
+    # Nobody named and no hand entered: what is missing is who had the top hand, naming nobody.
+    assert missing.value.field == "winners" and "Say who had the top hand" in str(missing.value)
     # Cards that say otherwise than the table are refused, naming the top hand field.
     with pytest.raises(RoundError) as wrong:
         play("scat", FOUR, knocker="Ann", winners=("Dan",), showdown_loses="all_but_top")

@@ -8,7 +8,7 @@ from typing import ClassVar, Literal
 from ..hands import points
 from ..round import RoundError, RoundState
 from ..ruleset import RuleSet
-from ..words import _, gettext_noop
+from ..words import SAY_KNOCKER, SAY_LOWEST, SAY_POT, SAY_TOP, _, gettext_noop, sentence
 
 COUNTED = "manual"
 
@@ -72,6 +72,23 @@ class Ending:
         if self.asks_winners:
             asked.append("winners")
         return tuple(asked)
+
+    def unanswered(self, rules: RuleSet) -> tuple[tuple[Question, str], ...]:
+        """What a round that ended so cannot be recorded without, each with the words the
+        server refuses it in when it is missing (a showdown's only while no hand is entered):
+        the record form's chips carry them, so a phone refuses an incomplete round at the tap
+        in these words before its engine has come."""
+        said = {
+            "knocker": SAY_KNOCKER if self.knocker == "required" else "",
+            "shown_by": self.say_who_showed,
+            "lowest": SAY_LOWEST,
+            "winners": SAY_POT if rules.played_for_pot else SAY_TOP,
+        }
+        return tuple(
+            (question, sentence(_(said[question])))
+            for question in self.asks(rules)
+            if said[question]
+        )
 
     def tap_order(self, rules: RuleSet) -> tuple[Question, ...]:
         """The order in which taps on the players answer the questions: what must be answered
