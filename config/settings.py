@@ -5,6 +5,7 @@ DJANGO_HTTPS=1 (see the README).
 """
 
 import os
+import tempfile
 import tomllib
 from datetime import timedelta
 from pathlib import Path
@@ -134,6 +135,15 @@ CACHES: dict[str, dict[str, Any]] = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "TIMEOUT": 86400,
         "OPTIONS": {"MAX_ENTRIES": 1000},
+    },
+    # Shared pictures (60–90 KB each) on disk, not in each worker's memory: at most 300 of them,
+    # about 27 MB, shared by the box's workers (in memory they took up to 90 MB a worker).
+    "pictures": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("KNOCK_PICTURE_CACHE", "")
+        or str(Path(tempfile.gettempdir()) / "knock-pictures"),
+        "TIMEOUT": 3600,
+        "OPTIONS": {"MAX_ENTRIES": 300},
     },
 }
 
@@ -291,6 +301,7 @@ KNOCK_MOST_ROUNDS = int(os.environ.get("KNOCK_MOST_ROUNDS", "2000"))  # rounds i
 KNOCK_MOST_PLAYERS = int(os.environ.get("KNOCK_MOST_PLAYERS", "2000"))  # players in a club
 KNOCK_MOST_GAMES = int(os.environ.get("KNOCK_MOST_GAMES", "10000"))  # games a club keeps
 KNOCK_MOST_SEASONS = int(os.environ.get("KNOCK_MOST_SEASONS", "50"))  # seasons a club counts
+KNOCK_MOST_TOURNAMENTS = int(os.environ.get("KNOCK_MOST_TOURNAMENTS", "200"))  # a club keeps
 # How many clubs one client address may create in an hour.
 KNOCK_CLUBS_PER_HOUR = int(os.environ.get("KNOCK_CLUBS_PER_HOUR", "20"))
 # How many proxies in front of Knock append the address they saw to KNOCK_CLIENT_IP_HEADER (the

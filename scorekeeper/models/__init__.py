@@ -3,7 +3,7 @@ seats and their rounds (``games``); nights and tournaments (``nights``). The ver
 
 May import only ``lib`` and ``rules``."""
 
-from .clubs import Club, Player, RetiredKey, Season, key_digest, new_key
+from .clubs import Club, FaultReport, Player, RetiredKey, Season, key_digest, new_key
 from .games import BIN_DAYS, Game, GameSeat, MadeByANewerKnock, Round, RoundInputs
 from .nights import Entry, Night, Table, Tournament, table_key_for
 
@@ -11,6 +11,7 @@ __all__ = [
     "BIN_DAYS",
     "Club",
     "Entry",
+    "FaultReport",
     "Game",
     "GameSeat",
     "MadeByANewerKnock",

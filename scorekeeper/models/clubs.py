@@ -178,6 +178,21 @@ class RetiredKey(models.Model):
         return cls.objects.filter(digest=key_digest(key)).exists()
 
 
+class FaultReport(models.Model):
+    """A phone's fault report, counted: who sent it (a keyed digest of the address, never the
+    address) and when. Kept a minute, in the database, so that the limit of reports a minute
+    holds across every worker of every box (``play.fault_allowed``)."""
+
+    sender = models.CharField(max_length=64)
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["sender", "at"])]
+
+    def __str__(self) -> str:
+        return f"fault report at {self.at:%H:%M:%S}"
+
+
 class PlayerQuerySet(models.QuerySet["Player"]):
     def named(self, name: str) -> Player | None:
         """The player of this name (ignoring case and spaces), or None."""

@@ -188,3 +188,23 @@ def test_the_picture_may_be_cached_and_is_drawn_once_per_version_language_and_th
     # The view link's pages themselves stay uncached.
     page = client.get(f"/v/{game.club.view_key}/g/{game.id}/")
     assert page["Cache-Control"] == "no-store"
+
+
+def test_a_picture_is_kept_on_disk_not_in_a_workers_memory_and_a_renamed_player_is_a_new_one(
+    client, settings, tmp_path
+):
+    """Pictures are kept in the box's file cache (at most 300 of them), never in each worker's
+    memory; and they are kept by what they show: a player renamed is drawn anew at once."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "pictures": {**settings.CACHES["pictures"], "LOCATION": str(tmp_path)},
+    }
+    game = finished_game()
+    first = client.get(picture_url(game, lang="en"))
+    kept = list(tmp_path.iterdir())
+    assert len(kept) == 1 and kept[0].stat().st_size > 10_000  # the picture, compressed
+    assert settings.CACHES["pictures"]["OPTIONS"]["MAX_ENTRIES"] * 90_000 <= 30_000_000
+    play.rename_player(game.club.players.get(name="Cara"), "Carola")
+    renamed = client.get(picture_url(game, lang="en"), headers={"If-None-Match": first["ETag"]})
+    assert renamed.status_code == 200 and renamed["ETag"] != first["ETag"]
+    assert renamed.content != first.content and len(list(tmp_path.iterdir())) == 2

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import (
     Http404,
     HttpRequest,
@@ -25,10 +24,11 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
+from ... import play
 from ...lib.redact import redact
 from ...lib.tracking import report as track
 from .. import contract, engine
-from ..access import client_address
+from ..access import client_digest
 
 # The files a second visit never fetches again: the stylesheet, every script of the phone
 # (each module under static/js/, listed from the folder itself, so none can be left out) and
@@ -102,23 +102,22 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     # started again (after an edit) gives the phones a new version too.
     salt = "" if not settings.DEBUG else STARTED
     version = hashlib.sha256("\n".join([*precache, *engine_files, salt]).encode()).hexdigest()[:12]
+    config = {
+        "version": version,
+        "names": contract.NAMES,
+        "precache": precache,
+        "engineFiles": engine_files,
+        "offline": reverse("offline"),
+        "staticUrl": settings.STATIC_URL,
+        "enginePrefixes": [
+            f"{settings.STATIC_URL}pyodide/",
+            reverse("engine-bundle", args=["x"])[: -len("x.json")],
+        ],
+    }
     return render(
         request,
         "sw.js",
-        {
-            "precache": json.dumps(precache),
-            "engine_files": json.dumps(engine_files),
-            "names": json.dumps(contract.NAMES),
-            "version": version,
-            "offline_url": reverse("offline"),
-            "static_url": settings.STATIC_URL,
-            "engine_prefixes": json.dumps(
-                [
-                    f"{settings.STATIC_URL}pyodide/",
-                    reverse("engine-bundle", args=["x"])[: -len("x.json")],
-                ]
-            ),
-        },
+        {"config": json.dumps(config), "script": static("js/service-worker.js")},
         content_type="text/javascript",
     )
 
@@ -179,6 +178,15 @@ FAULTS_A_MINUTE = 20  # from one address; more are not logged
 LONGEST_FAULT = 2000  # bytes of a report
 
 
+def _one_line(text: str) -> str:
+    """What a phone said, as one line of the log: every character that is not printable (a line
+    break, a carriage return, an escape that colours a terminal, a NUL) written as its escape, so
+    a report can never start a line of its own that passes for the server's."""
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+
+
 def _fault_refused(field: str, why: str) -> JsonResponse:
     return JsonResponse({"error": why, "field": field}, status=400)
 
@@ -201,21 +209,19 @@ def phone_fault(request: HttpRequest) -> HttpResponse:
             return _fault_refused(field, f"{field} is a string")
     if said["kind"] not in FAULT_KINDS:
         return _fault_refused("kind", f"kind is one of {', '.join(FAULT_KINDS)}")
-    counted = f"phone-faults:{client_address(request)}"
-    cache.add(counted, 0, timeout=60)
-    try:
-        seen = cache.incr(counted)
-    except ValueError:  # gone between the two calls
-        seen = 1
-    if seen > FAULTS_A_MINUTE:
+    if not play.fault_allowed(client_digest(request), FAULTS_A_MINUTE):
         return HttpResponse(status=429)
-    fault = {field: redact(said[field])[:300] for field in ("kind", "message", "where", "release")}
+    fault = {
+        field: _one_line(redact(said[field])[:300])
+        for field in ("kind", "message", "where", "release")
+    }
     log.warning(
         "phone fault: %s in %s: %s (release %s)",
         fault["kind"],
         fault["where"] or "?",
         fault["message"],
         fault["release"],
+        extra={"fault": fault},
     )
     track(f"phone fault: {fault['kind']}: {fault['message']}", fault)
     return HttpResponse(status=204)

@@ -75,4 +75,4 @@ def night_picture(request: HtmxHttpRequest, club: Club, night_id: Any) -> HttpRe
             club.name, night_title(night), f"{games} · {day}", standings, theme
         )
 
-    return picture_answer(request, drawn, draw)
+    return picture_answer(request, club, drawn, draw)
