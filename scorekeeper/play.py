@@ -36,7 +36,19 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from .lib.marks import PALETTE, clean_initials, free_colour, initials_for
-from .models import Club, Game, GameSeat, Night, Player, RetiredKey, Round, RoundInputs, Season
+from .models import (
+    Club,
+    FaultReport,
+    Game,
+    GameSeat,
+    Night,
+    Player,
+    RetiredKey,
+    Round,
+    RoundInputs,
+    Season,
+    Table,
+)
 from .models.clubs import clean_name, key_digest, name_key, new_key
 from .rules import PRESETS, Result, RuleSet
 from .rules.errors import InputError
@@ -159,13 +171,33 @@ def create_club(name: str, created_by: str = "", per_hour: int | None = None) ->
     transaction holds the database, and PostgreSQL takes an advisory lock on the digest."""
     with writing():
         if per_hour is not None:
-            if connection.vendor == "postgresql":
-                with connection.cursor() as cursor:
-                    cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(created_by[:15], 16)])
+            _lock_sender(created_by)
             since = timezone.now() - timedelta(hours=1)
             if Club.objects.filter(created_by=created_by, created__gte=since).count() >= per_hour:
                 return None
         return Club.objects.create(name=name, created_by=created_by)
+
+
+def fault_allowed(sender: str, per_minute: int) -> bool:
+    """Whether ``sender`` (a digest of the client's address) may have one more fault report
+    written: fewer than ``per_minute`` in the last minute, counted in the database under one
+    lock per sender, so that every worker counts the same reports."""
+    with writing():
+        _lock_sender(sender)
+        since = timezone.now() - timedelta(minutes=1)
+        FaultReport.objects.filter(at__lt=since).delete()
+        if FaultReport.objects.filter(sender=sender).count() >= per_minute:
+            return False
+        FaultReport.objects.create(sender=sender)
+        return True
+
+
+def _lock_sender(digest: str) -> None:
+    """One client's counting alone until the transaction ends: SQLite's write transaction
+    holds the database; PostgreSQL takes an advisory lock on the digest."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(digest[:15], 16)])
 
 
 def name_taken(name: str) -> InputError:
@@ -320,6 +352,12 @@ def replace_link(club: Club, which: str, generation: int | None = None) -> None:
         if which == "secret":
             retired.append(RetiredKey(club=club, kind="secret", digest=current.key_hash))
             club.set_key(new_key())
+            # Each tournament table's scoring key is made from the club's secret key: made
+            # again in the same step, so the old keys stop and the new link's cards work.
+            tables = list(Table.objects.filter(tournament__club=club))
+            for table in tables:
+                table.set_key(club.key)
+            Table.objects.bulk_update(tables, ["key_hash"])
         else:
             club.view_generation = current.view_generation + 1
             club.set_key(club.key)
@@ -749,6 +787,9 @@ def rounds_since(game: Game, seen: int, most: int = 5) -> list[dict[str, Any]]:
         told.append(
             {
                 "number": round.number,
+                # The tap that made it: a phone whose own earlier send it was is never told
+                # another phone recorded it (static/js/sender.js).
+                "tap": round.client_id,
                 "tapped": tapped_words(game.rules, game.names, step.round),
                 "headline": step.headline,
             }
