@@ -12,8 +12,6 @@ and the commands call it.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 import uuid
@@ -30,6 +28,7 @@ from pydantic import ValidationError as SchemaError
 
 from . import play
 from .lib.marks import PALETTE, clean_initials
+from .lib.spreadsheet import spreadsheet
 from .lib.text import clean_name_text
 from .models import Club, Entry, Game, GameSeat, Night, Round, Table, Tournament
 from .models.clubs import clean_name, key_digest, view_key_for
@@ -340,7 +339,7 @@ class ClubFile(Strict):
     players: list[PlayerEntry] = Field(max_length=10_000)
     games: list[GameEntry] = Field(max_length=100_000)
     nights: list[NightEntry] = Field(default_factory=list, max_length=100_000)
-    tournaments: list[TournamentEntry] = Field(default_factory=list, max_length=1_000)
+    tournaments: list[TournamentEntry] = Field(default_factory=list, max_length=10_000)
 
 
 _PATTERNS = {
@@ -387,6 +386,12 @@ def _check_sizes(file: ClubFile) -> None:
             "a club has at most %s players",
         ),
         (len(file.games), settings.KNOCK_MOST_GAMES, "games", "a club keeps at most %s games"),
+        (
+            len(file.tournaments),
+            settings.KNOCK_MOST_TOURNAMENTS,
+            "tournaments",
+            "a club keeps at most %s tournaments",
+        ),
     )
     for count, most, where, words in limits:
         if count > most:
@@ -557,6 +562,8 @@ def _import_tournament(club: Club, players: dict, entry: TournamentEntry, where:
         )
         table.set_key(club.key)
         tables.append(table)
+    if len({t.id for t in tables}) != len(tables):
+        raise InputError("a table's id is used once", f"{where}.tables")
     if len({(t.round, t.number) for t in tables}) != len(tables):
         raise InputError("a table number is used once a round", f"{where}.tables")
     if (
@@ -638,28 +645,22 @@ def _night(nights: list[Night], index: int | None, where: str) -> Night | None:
 
 # ---- a spreadsheet -------------------------------------------------------------------------
 
-# A cell that starts with one of these is a formula to a spreadsheet (OWASP, CSV injection).
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value: Any) -> Any:
-    """A value a spreadsheet shows as text, never runs: a leading quote disarms a formula."""
-    if isinstance(value, str) and value.startswith(_FORMULA):
-        return "'" + value
-    return value
-
 
 def games_csv(club: Club) -> str:
     """A club's games for a spreadsheet: one row a game."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        [_("started"), _("game"), _("rules"), _("players"), _("rounds"), _("finished"), _("result")]
-    )
-    for game in club.games.for_listing().order_by("created"):
-        writer.writerow(
-            map(
-                _cell,
+    head = [
+        _("started"),
+        _("game"),
+        _("rules"),
+        _("players"),
+        _("rounds"),
+        _("finished"),
+        _("result"),
+    ]
+    return spreadsheet(
+        [
+            head,
+            *(
                 [
                     game.created.isoformat(timespec="minutes"),
                     str(game.id),
@@ -668,7 +669,8 @@ def games_csv(club: Club) -> str:
                     game.round_count,
                     _("yes") if game.finished else _("no"),
                     game.result_words if game.finished else "",
-                ],
-            )
-        )
-    return out.getvalue()
+                ]
+                for game in club.games.for_listing().order_by("created")
+            ),
+        ]
+    )

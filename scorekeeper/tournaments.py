@@ -11,6 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,7 +20,7 @@ from django.utils.translation import ngettext
 from .lib import draw
 from .models import Club, Entry, GameSeat, Player, Table, Tournament
 from .models.nights import MOST_ENTRIES, MOST_ROUNDS, TABLE_SIZES, TIE_BREAKS, new_rules_fields
-from .play import _lock_club, player_for, start_game, writing
+from .play import _lock_club, _refuse_past, player_for, start_game, writing
 from .rules import RuleSet
 from .rules.errors import InputError
 from .rules.words import names as _names
@@ -93,7 +94,14 @@ def start_tournament(
         )
     checked = read_points(points, table_size)
     with writing():
+        # Counted under the club's lock: tournaments made at the same moment cannot pass it.
         _lock_club(club.pk)
+        _refuse_past(
+            club.tournaments.count(),
+            settings.KNOCK_MOST_TOURNAMENTS,
+            _("a club keeps at most %(most)s tournaments"),
+            "name",
+        )
         tournament = Tournament.objects.create(
             club=club,
             name=name[:100],
@@ -148,6 +156,16 @@ def withdraw(entry: Entry) -> None:
     Entry.objects.filter(pk=entry.pk).update(left=True)
 
 
+def reinstate(entry: Entry) -> None:
+    """A withdrawn player back in (withdrawn by mistake, or back from a break): drawn again
+    from the next round, with the points they kept. Refused once the tournament is over."""
+    if entry.tournament.finished:
+        raise InputError(_("this tournament is over"), "player")
+    if not entry.left:
+        raise InputError(_("%(name)s was not withdrawn") % {"name": entry.player.name}, "player")
+    Entry.objects.filter(pk=entry.pk).update(left=False)
+
+
 def still_playing(tournament: Tournament) -> list[Table]:
     """The tables of the tournament whose game goes on and that nobody closed."""
     return list(
@@ -191,6 +209,9 @@ def draw_round(tournament: Tournament, club_key: str, seed: int | None = None) -
         if len(entries) < draw.SMALLEST:
             raise InputError(_("a round needs at least three players"), "players")
         seated = _seating(tournament, entries, number, rng)
+        # The earlier rounds' tables are over: their scoring keys change their games no more
+        # (an undo through one would take a table's points out of standings already drawn on).
+        tournament.tables.filter(closed=False).update(closed=True)
         return _start_tables(tournament, club_key, number, seated, rng)
 
 
@@ -234,11 +255,9 @@ def _start_tables(
     for i, players in enumerate(seated, start=1):
         players = list(players)
         rng.shuffle(players)
-        name = _("%(name)s · round %(round)d · table %(table)d") % {
-            "name": tournament.name,
-            "round": number,
-            "table": i,
-        }
+        # In no one's language (a German table's phone showed "round 2 · table 5" when the
+        # organiser's was English): R and T are Round and Table, and Runde and Tisch.
+        name = f"{tournament.name} · R{number} · T{i}"
         game = start_game(
             club, players, rng.randrange(len(players)), rules, tournament.preset, name=name
         )
@@ -254,24 +273,79 @@ def close_table(table: Table) -> None:
     Table.objects.filter(pk=table.pk).update(closed=True)
 
 
-def swap_players(tournament: Tournament, first: Player, second: Player) -> None:
+class WouldMeetAgain(InputError):
+    """A swap that seats a player with someone they met in an earlier round: made only when the
+    organiser asks again (``repeat_ok``). It names the two players, so a page can ask."""
+
+    def __init__(self, message: str, first: Player, second: Player) -> None:
+        super().__init__(message, "repeat_ok")
+        self.first, self.second = first, second
+
+
+def swap_players(
+    tournament: Tournament, first: Player, second: Player, *, repeat_ok: bool = False
+) -> None:
     """The organiser swaps two players of the round just drawn, before either table records a
-    round: each takes the other's seat."""
+    round: each takes the other's seat. A swap that seats someone with a player they met before
+    is refused, naming who, unless ``repeat_ok``."""
     with writing():
         number = tournament.drawn_rounds
         seats = list(
             GameSeat.objects.select_for_update()
             .filter(game__table__tournament=tournament, game__table__round=number)
             .filter(Q(player=first) | Q(player=second))
-            .select_related("game")
+            .select_related("game", "player")
         )
         if len(seats) != 2 or seats[0].game_id == seats[1].game_id:
             raise InputError(_("swap two players at two tables of the round just drawn"), "swap")
         if any(seat.game.round_count for seat in seats):
             raise InputError(_("a table of theirs has recorded a round: too late to swap"), "swap")
         a, b = seats
+        if not repeat_ok:
+            again = _met_again(tournament, a, b)
+            if again:
+                raise WouldMeetAgain(
+                    _("%(who)s: swap them anyway, or pick another swap")
+                    % {"who": "; ".join(again)},
+                    first,
+                    second,
+                )
         GameSeat.objects.filter(pk=a.pk).update(player=b.player_id)
         GameSeat.objects.filter(pk=b.pk).update(player=a.player_id)
+
+
+def _met_again(tournament: Tournament, a: GameSeat, b: GameSeat) -> list[str]:
+    """What a swap of the players of seats ``a`` and ``b`` would repeat, in words: "Ana would
+    meet Ben and Cat again". Everyone at the other's table now was met, if at all, in an
+    earlier round."""
+    met = met_before(tournament)
+    said = []
+    for mover, there in ((a, b), (b, a)):
+        others = (
+            GameSeat.objects.filter(game_id=there.game_id)
+            .exclude(pk=there.pk)
+            .order_by("position")
+            .select_related("player")
+        )
+        again = [s.player.name for s in others if s.player_id in met.get(mover.player_id, ())]
+        if again:
+            said.append(
+                _("%(name)s would meet %(others)s again")
+                % {"name": mover.player.name, "others": _names(again)}
+            )
+    return said
+
+
+def reopen(tournament: Tournament) -> None:
+    """An ended tournament open again (ended by mistake, or a round more after all): its
+    tables stay closed, and the next round may be drawn while rounds remain."""
+    with writing():
+        _lock_club(tournament.club_id)
+        tournament.refresh_from_db()
+        if tournament.finished is None:
+            raise InputError(_("this tournament is not over"), "finished")
+        Tournament.objects.filter(pk=tournament.pk).update(finished=None)
+    tournament.refresh_from_db()
 
 
 def end_tournament(tournament: Tournament) -> None:

@@ -179,8 +179,10 @@ def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     if refusal is not None:  # the body itself was refused (``JsonBody``)
         return error(refusal.message, refusal.field, refusal.status)
     first = exc.errors[0]
-    # ninja puts where the value came from and the body's name first: ("body", "payload", …).
-    loc = tuple(first["loc"])[2:] if first["loc"][:1] == ("body",) else tuple(first["loc"])
+    # ninja puts where the value came from first: ("body", "payload", …) with the body's name,
+    # ("query", "round") for a query's; the field is what follows.
+    where = tuple(first["loc"])
+    loc = where[2:] if where[:1] == ("body",) else where[1:] if where[:1] == ("query",) else where
     kind = first.get("type", "")
     if kind == "extra_forbidden":
         message = (

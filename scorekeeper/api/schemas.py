@@ -552,6 +552,13 @@ Prizes = Annotated[
 ]
 
 
+def _names_schema(description: str, **bounds: int) -> WithJsonSchema:
+    """Players named in a tournament's request: names, each one a club can keep."""
+    items = {"type": "string", "pattern": SOME, "maxLength": 60}
+    schema = {"type": "array", "items": items, "maxItems": MOST_ENTRIES, **bounds}
+    return WithJsonSchema({**schema, "description": description})
+
+
 class TournamentIn(Strict):
     name: Name
     rules: Rules
@@ -559,14 +566,7 @@ class TournamentIn(Strict):
     players: Annotated[
         list[str],
         BeforeValidator(_entries),
-        WithJsonSchema(
-            {
-                "type": "array",
-                "items": {"type": "string", "pattern": SOME, "maxLength": 60},
-                "maxItems": MOST_ENTRIES,
-                "description": "The players: the club's by name, or new names",
-            }
-        ),
+        _names_schema("The players: the club's by name, or new names"),
     ]
     table_size: TableSize = 4
     rounds: TournamentRounds = 3
@@ -633,6 +633,49 @@ class TournamentIn(Strict):
 
 class UndoIn(Strict):
     version: Version | None = None
+
+
+_ENTRY_NAME = gettext_noop("a player is named by a name of at most 60 characters")
+EntryName = Annotated[
+    str, BeforeValidator(_text(_ENTRY_NAME, 60)), _string(pattern=SOME, maxLength=60)
+]
+
+
+class EntriesIn(Strict):
+    players: Annotated[
+        list[str],
+        BeforeValidator(_entries),
+        _names_schema("Late entries: the club's players by name, or new names"),
+    ]
+
+
+class WithdrawIn(Strict):
+    player: EntryName = Field(description="The player who leaves; they keep their points")
+
+
+class ReinstateIn(Strict):
+    player: EntryName = Field(description="A withdrawn player, back in from the next round")
+
+
+class SwapIn(Strict):
+    players: Annotated[
+        list[str],
+        BeforeValidator(_entries),
+        _names_schema("Two players at two tables of the round just drawn", minItems=2, maxItems=2),
+    ]
+    repeat_ok: bool = Field(
+        False,
+        description="Swap even where a player would meet someone they met in an earlier round"
+        " (without it, such a swap is refused naming who, field `repeat_ok`)",
+    )
+
+
+class CloseTableIn(Strict):
+    table: Annotated[
+        int,
+        BeforeValidator(_whole(gettext_noop("a table is named by its number"))),
+        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MOST_ENTRIES}),
+    ] = Field(description="The number of a table of the round just drawn")
 
 
 # ---- answers -------------------------------------------------------------------------------
@@ -758,6 +801,10 @@ class GameStateOut(BaseModel):
     finished: bool
     winner: str | None
     tie: list[str]
+    next_game_dealer: str | None = Field(
+        description="Once the game is over: who deals first in the game Play again starts "
+        "(the rules' first_dealer_again); null before"
+    )
     name: str = Field(description="The game's name, if it was given one")
     abandoned: bool = Field(description="Ended with no winner; left out of the stats")
     in_bin_until: str | None = Field(

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..models import Game
 from ..reports.rounds import round_page
-from ..rules.game import Step
+from ..rules.game import Step, first_dealer_again
 from ..rules.hands import Hand
 from ..rules.round import RoundResult
 from ..rules.ruleset import RuleSet, json_value
@@ -82,6 +82,10 @@ def state_data(game: Game) -> dict[str, Any]:
         "in_bin_until": game.removed_for_good.isoformat() if game.removed_for_good else None,
         "winner": state.winner,
         "tie": list(state.tie),
+        # Who deals first when the table plays again, as the rules' first_dealer_again says.
+        "next_game_dealer": state.names[first_dealer_again(game.rules, state, game.first_dealer)]
+        if state.game_over
+        else None,
     }
 
 

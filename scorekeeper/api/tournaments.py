@@ -1,24 +1,40 @@
 """The JSON API for tournaments (version 1): start one in a club, draw its next round, read its
-tables and standings. The club's key opens them; each table's game is then played through the
+tables and standings, and everything the organiser does between (late entries, withdrawals,
+swaps, closing a table, the end). The club's key opens them; each table's game is then played through the
 game endpoints, with the club's key or the table's own scoring key."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from ninja import Router, Status
 from ninja.errors import AuthenticationError
+from pydantic import Field
 
 from .. import tournaments
-from ..models import Club, Tournament
+from ..models import Club, Entry, Tournament
+from ..models.nights import MOST_ROUNDS
 from ..reports.tournaments import DrawnTable, drawn_tables, standings
 from ..rules import build_rules
+from ..rules.errors import InputError
 from ..rules.ruleset import json_value
 from .games import ClubKey, club_from, with_lives
-from .schemas import KEYED, DrawnRoundOut, TournamentIn, TournamentOut
+from .schemas import (
+    KEYED,
+    CloseTableIn,
+    DrawnRoundOut,
+    EntriesIn,
+    ReinstateIn,
+    SwapIn,
+    TournamentIn,
+    TournamentOut,
+    WithdrawIn,
+)
 
 router = Router()
 
@@ -50,8 +66,12 @@ def _table_data(request: HttpRequest, club: Club, drawn: DrawnTable) -> dict[str
     }
 
 
-def tournament_data(request: HttpRequest, club: Club, tournament: Tournament) -> dict[str, Any]:
-    """The tournament as it stands: four queries whatever its rounds and players."""
+def tournament_data(
+    request: HttpRequest, club: Club, tournament: Tournament, number: int | None = None
+) -> dict[str, Any]:
+    """The tournament as it stands, with the tables of round ``number`` (the round drawn last
+    when None): four queries, and as long in round 20 as in round 2."""
+    number = number or tournament.drawn_rounds
     return {
         "id": str(tournament.id),
         "name": tournament.name,
@@ -67,7 +87,7 @@ def tournament_data(request: HttpRequest, club: Club, tournament: Tournament) ->
         "prizes": tournament.prizes,
         "tie_breaks": ["points", *tournament.tie_breaks, "lot"],
         "finished": tournament.finished is not None,
-        "tables": [_table_data(request, club, t) for t in drawn_tables(tournament)],
+        "tables": [_table_data(request, club, t) for t in drawn_tables(tournament, number)],
         "standings": [
             {
                 "place": p.place,
@@ -118,11 +138,26 @@ def create_tournament(request: HttpRequest, club: str, payload: TournamentIn):
     auth=ClubKey(),
     url_name="tournament",
 )
-def tournament(request: HttpRequest, tournament: str):
-    """The tournament: its rounds' tables with their scoring keys, and the standings in order
-    (points, then games won, then what was left at the ends of games, then the lot)."""
+def tournament(
+    request: HttpRequest,
+    tournament: str,
+    round: Annotated[int | None, Field(ge=1, le=MOST_ROUNDS)] = None,
+):
+    """The tournament: the tables of one round with their scoring keys (`round`; the round
+    drawn last without it), and the standings in order (points, then games won, then what was
+    left at the ends of games, then the lot). A round not drawn yet is not there: `404`, field
+    `round`."""
     club, found = _tournament_from(request, tournament)
-    return tournament_data(request, club, found)
+    if round is not None and round > found.drawn_rounds:
+        said = ngettext(
+            "round %(n)d is not drawn: %(drawn)d round is",
+            "round %(n)d is not drawn: %(drawn)d rounds are",
+            found.drawn_rounds,
+        )
+        return Status(
+            404, {"error": said % {"n": round, "drawn": found.drawn_rounds}, "field": "round"}
+        )
+    return tournament_data(request, club, found, round)
 
 
 @router.post(
@@ -145,3 +180,115 @@ def draw_round(request: HttpRequest, tournament: str):
             "tables": [_table_data(request, club, t) for t in drawn_tables(found, number)],
         },
     )
+
+
+# ---- the organiser's actions: each the tournament's verb (scorekeeper/tournaments.py), each
+# answered with the tournament as it then stands, each refusal naming why -------------------
+
+
+def _entry_of(found: Tournament, name: str, field: str) -> Entry:
+    entry = found.entries.select_related("player").filter(player__name=name).first()
+    if entry is None:
+        raise InputError(_("%(name)s is not in this tournament") % {"name": name}, field)
+    return entry
+
+
+@router.post(
+    "/tournaments/{tournament}/entries",
+    response={200: TournamentOut, **KEYED},
+    auth=ClubKey(),
+    url_name="tournament-entries",
+)
+def enter_players(request: HttpRequest, tournament: str, payload: EntriesIn):
+    """Late entries, before the next round is drawn: the club's players by name, or new names."""
+    club, found = _tournament_from(request, tournament)
+    tournaments.enter(found, payload.players)
+    return tournament_data(request, club, found)
+
+
+@router.post(
+    "/tournaments/{tournament}/withdraw",
+    response={200: TournamentOut, **KEYED},
+    auth=ClubKey(),
+    url_name="tournament-withdraw",
+)
+def withdraw_player(request: HttpRequest, tournament: str, payload: WithdrawIn):
+    """A player leaves: not drawn again, keeping their points (and no prize place)."""
+    club, found = _tournament_from(request, tournament)
+    tournaments.withdraw(_entry_of(found, payload.player, "player"))
+    return tournament_data(request, club, found)
+
+
+@router.post(
+    "/tournaments/{tournament}/reinstate",
+    response={200: TournamentOut, **KEYED},
+    auth=ClubKey(),
+    url_name="tournament-reinstate",
+)
+def reinstate_player(request: HttpRequest, tournament: str, payload: ReinstateIn):
+    """A withdrawn player back in, drawn again from the next round with the points they kept."""
+    club, found = _tournament_from(request, tournament)
+    tournaments.reinstate(_entry_of(found, payload.player, "player"))
+    return tournament_data(request, club, found)
+
+
+@router.post(
+    "/tournaments/{tournament}/swap",
+    response={200: TournamentOut, **KEYED},
+    auth=ClubKey(),
+    url_name="tournament-swap",
+)
+def swap_players(request: HttpRequest, tournament: str, payload: SwapIn):
+    """Two players of the round just drawn swap seats, before either table records a round. A
+    swap that seats someone with a player they met before is refused (field `repeat_ok`, naming
+    who) unless `repeat_ok` is true."""
+    club, found = _tournament_from(request, tournament)
+    if len(payload.players) != 2:
+        raise InputError(_("swap two players at two tables of the round just drawn"), "players")
+    first, second = (_entry_of(found, name, "players").player for name in payload.players)
+    tournaments.swap_players(found, first, second, repeat_ok=payload.repeat_ok)
+    return tournament_data(request, club, found)
+
+
+@router.post(
+    "/tournaments/{tournament}/close",
+    response={200: TournamentOut, **KEYED},
+    auth=ClubKey(),
+    url_name="tournament-close",
+)
+def close_table(request: HttpRequest, tournament: str, payload: CloseTableIn):
+    """A table of the round just drawn closed by hand: its key records no more, its game keeps
+    what it recorded, and the next round may be drawn."""
+    club, found = _tournament_from(request, tournament)
+    table = found.tables.filter(round=found.drawn_rounds, number=payload.table).first()
+    if table is None:
+        raise InputError(_("no such table in this round"), "table")
+    tournaments.close_table(table)
+    return tournament_data(request, club, found)
+
+
+@router.post(
+    "/tournaments/{tournament}/end",
+    response={200: TournamentOut, **KEYED},
+    auth=ClubKey(),
+    url_name="tournament-end",
+)
+def end_tournament(request: HttpRequest, tournament: str):
+    """The tournament ends: every table closes, and the standings are final."""
+    club, found = _tournament_from(request, tournament)
+    tournaments.end_tournament(found)
+    return tournament_data(request, club, found)
+
+
+@router.post(
+    "/tournaments/{tournament}/reopen",
+    response={200: TournamentOut, **KEYED},
+    auth=ClubKey(),
+    url_name="tournament-reopen",
+)
+def reopen_tournament(request: HttpRequest, tournament: str):
+    """An ended tournament open again: its tables stay closed, and the next round may be drawn
+    while rounds remain. Refused (field `finished`) for a tournament not over."""
+    club, found = _tournament_from(request, tournament)
+    tournaments.reopen(found)
+    return tournament_data(request, club, found)

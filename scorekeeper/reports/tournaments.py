@@ -56,10 +56,31 @@ _BREAKS: dict[str, Callable[[Placing], int]] = {
 }
 
 
+def scheme(tournament: Tournament, sizes: set[int]) -> str:
+    """How the standings are counted, in a line: each place's points at tables of ``sizes``
+    (of the tournament's table size before a draw), then what settles equal points."""
+    shown = sorted(sizes) or [tournament.table_size]
+    rows = [
+        _("%(points)s at tables of %(n)d")
+        % {"points": "·".join(str(p) for p in tournament.points.get(str(n), [])), "n": n}
+        for n in shown
+        if str(n) in tournament.points
+    ]
+    ties = {
+        "games_won": _("games won"),
+        "left": _("coins left") if tournament.rules.played_for_pot else _("lives left"),
+    }
+    settled = [ties[name] for name in tournament.tie_breaks if name in ties] + [_("the lot")]
+    return _("Points by place: %(points)s. Equal points: %(ties)s.") % {
+        "points": ", ".join(rows),
+        "ties": ", ".join(settled),
+    }
+
+
 def standings(tournament: Tournament) -> list[Placing]:
     """Every entry in order: points, then the tie-breaks in the organiser's order (by default
     games won, then lives or coins left at the ends of their games), then the lot drawn at
-    entry; the first ``prizes`` places marked. Only finished
+    entry; the first ``prizes`` places of those still in marked. Only finished
     games count (a place is known only then); an abandoned or binned game counts nothing."""
     rules = tournament.rules
     entries = list(tournament.entries.select_related("player"))
@@ -90,9 +111,14 @@ def standings(tournament: Tournament) -> list[Placing]:
     ]
     breaks = [_BREAKS[name] for name in tournament.tie_breaks if name in _BREAKS]
     placings.sort(key=lambda p: (-p.points, *(-b(p) for b in breaks), p.lot))
+    # The prize places: the first of those still in, once a game has counted (no star on 0
+    # points before anyone has played); a player who withdrew keeps their points, not a prize.
+    scored = any(p.games for p in placings)
+    prized = 0
     for i, placing in enumerate(placings, start=1):
         placing.place = i
-        placing.prize = i <= tournament.prizes
+        placing.prize = scored and not placing.withdrew and prized < tournament.prizes
+        prized += placing.prize
     return placings
 
 

@@ -50,7 +50,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("tournaments/new", tournaments.new_tournament, name="new-tournament"),
     path("tournaments/<uuid:tournament_id>/", tournaments.tournament, name="tournament"),
     re_path(
-        r"^tournaments/(?P<tournament_id>[0-9a-f-]{36})/(?P<action>draw|close|enter|withdraw|swap|end)$",
+        rf"^tournaments/(?P<tournament_id>[0-9a-f-]{{36}})/(?P<action>{'|'.join(tournaments.ACTIONS)})$",
         tournaments.tournament_action,
         name="tournament-action",
     ),

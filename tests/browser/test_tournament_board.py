@@ -42,7 +42,9 @@ def finish(game: Game) -> None:
             "en-GB",
             {
                 "round": "Round 1 of 3",
-                "playing": "Still playing: table 10 (round 3)",
+                "playing": "Round 1 still playing at table 10",
+                "scheme": "Points by place: 3·2·1·0 at tables of 4. Equal points: games won,"
+                " lives left, the lot.",
                 "points": "Points",
             },
         ),
@@ -50,7 +52,9 @@ def finish(game: Game) -> None:
             "de-DE",
             {
                 "round": "Runde 1 von 3",
-                "playing": "Spielen noch: Tisch 10 (Runde 3)",
+                "playing": "Runde 1 spielt noch an Tisch 10",
+                "scheme": "Punkte je Platz: 3·2·1·0 an Tischen zu 4. Bei gleichen Punkten: die"
+                " gewonnenen Spiele, übrige Leben, das Los.",
                 "points": "Punkte",
             },
         ),
@@ -77,6 +81,7 @@ def test_the_big_screen_shows_a_tables_result_within_its_beat_without_a_reload(
     board = page.locator("#board")
     expect(board.locator(".board-meta")).to_have_text(words["round"])
     expect(board.locator(".board-playing")).to_have_text(words["playing"])
+    expect(board.locator(".board-scheme")).to_have_text(words["scheme"])
     expect(board.locator("thead th").nth(2)).to_have_text(words["points"])
     # Forty players, one screen: no scrolling, no control to press.
     expect(board.locator("tbody tr")).to_have_count(40)
@@ -97,4 +102,24 @@ def test_the_big_screen_shows_a_tables_result_within_its_beat_without_a_reload(
     assert page.evaluate("window.sameDocument") is True  # redrawn in place, not reloaded
     # The board asks twice a second (a 204 while nothing changed).
     assert board.get_attribute("hx-trigger") == "every 500ms"
+    context.close()
+
+
+def test_an_open_of_200_with_50_tables_playing_shows_every_row_of_its_page(browser, live_server):
+    """Fifty tables playing at once: the line naming them stays one line (cut short with an
+    ellipsis), so the page's forty rows all stay on a screen that cannot scroll."""
+    club = make_club()
+    rules, _ = build_rules({"preset": "friendly", "overrides": {"lives": 1}})
+    names = [f"Player {n:03d}" for n in range(1, 201)]
+    tournament = tournaments.start_tournament(club, "Open", rules, "friendly", names)
+    assert len(tournaments.draw_round(tournament, club.key, seed=200)) == 50
+    context = browser.new_context(viewport=BIG_SCREEN)
+    page = context.new_page()
+    page.goto(live_server.url + reverse("tournament-board", args=[club.view_key, tournament.pk]))
+    playing = page.locator(".board-playing")
+    expect(playing).to_contain_text("Round 1 still playing at tables 1, 2, 3")
+    line = playing.evaluate("p => [p.scrollWidth > p.clientWidth, p.getClientRects().length]")
+    assert line == [True, 1]
+    expect(page.locator("#board tbody tr")).to_have_count(40)
+    assert page.evaluate("document.documentElement.scrollHeight") <= BIG_SCREEN["height"]
     context.close()

@@ -252,6 +252,13 @@ def test_the_openapi_description_names_every_endpoint(client):
         "/api/v1/clubs/{club}/tournaments",
         "/api/v1/tournaments/{tournament}",
         "/api/v1/tournaments/{tournament}/rounds",
+        "/api/v1/tournaments/{tournament}/entries",
+        "/api/v1/tournaments/{tournament}/withdraw",
+        "/api/v1/tournaments/{tournament}/reinstate",
+        "/api/v1/tournaments/{tournament}/swap",
+        "/api/v1/tournaments/{tournament}/close",
+        "/api/v1/tournaments/{tournament}/end",
+        "/api/v1/tournaments/{tournament}/reopen",
     }
     endings = spec["components"]["schemas"]["ShowdownIn"]["properties"]["ending"]["enum"]
     assert endings == [

@@ -138,7 +138,7 @@ def test_another_clubs_key_does_not_open_this_game_nor_tell_it_exists(client, cl
         ({"ending": "knock", "knocker": "Zed", "lowest": ["Ben"]}, "knocker", "Zed is not playing"),
         ({"ending": "knock", "lowest": ["Ben"]}, "knocker", "say who knocked"),
         ({"ending": "knock", "knocker": "Ann", "lowest": ["Zed"]}, "lowest", "Zed is not playing"),
-        ({"ending": "knock", "knocker": "Ann"}, "hands.Ann", "enter Ann's cards or value"),
+        ({"ending": "knock", "knocker": "Ann"}, "lowest", "who was lowest"),
         (
             {"ending": "thirty_one", "shown_by": ["Ben"], "hands": {"Ben": ["KS", "9S", "2H"]}},
             "shown_by",
@@ -304,3 +304,23 @@ def test_two_dealt_31s_both_shown_both_count_through_the_api(client, club, order
     assert answer.status_code == 200
     assert answer.json()["new_round"]["losses"] == {"Cat": 1}
     assert "counts as 30" not in " ".join(answer.json()["new_round"]["explanation"])
+
+
+@pytest.mark.parametrize("again, first", [("left", "Ben"), ("first_out", "Cat")])
+def test_the_next_games_first_dealer_is_in_the_game_once_it_is_over(client, club, again, first):
+    rules = {"preset": "friendly", "overrides": {"first_dealer_again": again}}
+    body = {"rules": rules, "players": ["Ann", "Ben", "Cat"], "first_dealer": "Ann", "lives": 1}
+    game = post(client, f"/api/v1/clubs/{club['id']}/games", body, club["key"]).json()
+    assert game["next_game_dealer"] is None
+    version = game["version"]
+    for lowest in ("Cat", "Ben"):  # Cat goes out first, then Ben: Ann wins
+        round = {"ending": "knock", "knocker": "Ann", "lowest": [lowest], "version": version}
+        data = post(client, rounds_url(game), round, club["key"]).json()
+        version = data["version"]
+    assert data["finished"] and data["winner"] == "Ann"
+    # Left: the seat on the left of Ann, who dealt first; first_out: Cat, out first.
+    assert data["next_game_dealer"] == first
+    read = client.get(
+        f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {club['key']}"}
+    )
+    assert read.json()["next_game_dealer"] == first

@@ -113,7 +113,21 @@ def test_a_tournament_of_16_is_started_drawn_played_and_counted_through_the_api(
     assert [p["place"] for p in read["standings"]] == list(range(1, 17))
     order = [(-p["points"], -p["games_won"], -p["left"]) for p in read["standings"]]
     assert order == sorted(order)
-    assert len(read["tables"]) == 12 and not any(t["playing"] for t in read["tables"])
+    # The tables of the round drawn last, or of the round asked: as long in round 3 as in 1.
+    assert [t["round"] for t in read["tables"]] == [3] * 4
+    url = f"/api/v1/tournaments/{tournament['id']}"
+    for number in (1, 2, 3):
+        shown = get(client, f"{url}?round={number}", club["key"]).json()["tables"]
+        assert [t["round"] for t in shown] == [number] * 4
+        assert not any(t["playing"] for t in shown)
+    lengths = {len(get(client, f"{url}?round={n}", club["key"]).content) for n in (1, 3)}
+    assert max(lengths) - min(lengths) < 100
+    refused = get(client, f"{url}?round=4", club["key"])
+    assert refused.status_code == 404 and refused.json() == {
+        "error": "round 4 is not drawn: 3 rounds are",
+        "field": "round",
+    }
+    assert get(client, f"{url}?round=0", club["key"]).json()["field"] == "round"
     assert [p["prize"] for p in read["standings"]] == [True] * 3 + [False] * 13
     over = post(client, rounds_url, key=club["key"])
     assert over.status_code == 400
@@ -174,3 +188,120 @@ def test_a_tournaments_answer_costs_the_same_statements_whatever_its_rounds(clie
             assert get(client, url, club["key"]).status_code == 200
         counts.append(len(read))
     assert counts[0] == counts[1] == counts[2], counts
+
+
+def test_a_tables_key_ends_with_its_round_and_a_new_club_link_makes_every_key_again(client, club):
+    from scorekeeper import play
+    from scorekeeper.models import Club
+
+    made = start(client, club, players=NAMES[:8], table_size=4, rounds=2, points={"4": POINTS})
+    rounds_url = f"/api/v1/tournaments/{made.json()['id']}/rounds"
+    first = post(client, rounds_url, key=club["key"]).json()["tables"]
+    for table in first:
+        play_out(client, table)
+    # Before the next round is drawn, a table's key may still put its last round right.
+    game = first[0]
+    assert (
+        post(client, f"/api/v1/games/{game['game']}/undo", {}, game["scoring_key"]).status_code
+        == 200
+    )
+    play_out_last = {
+        "ending": "knock",
+        "knocker": game["players"][0],
+        "lowest": [game["players"][1]],
+    }
+    assert (
+        post(
+            client, f"/api/v1/games/{game['game']}/rounds", play_out_last, game["scoring_key"]
+        ).status_code
+        == 200
+    )
+    second = post(client, rounds_url, key=club["key"]).json()["tables"]
+    # Drawn on: round 1's keys change their games no more, and the standings stand.
+    for table in first:
+        key, url = table["scoring_key"], f"/api/v1/games/{table['game']}"
+        assert post(client, f"{url}/undo", {}, key).status_code in (401, 404)
+        assert get(client, url, key).status_code in (401, 404)
+    # A new secret link for the club: every table's key is made again from it.
+    kept = Club.objects.with_key(club["key"])
+    play.replace_link(kept, "secret")
+    table = second[0]
+    knock = {"ending": "knock", "knocker": table["players"][0], "lowest": [table["players"][1]]}
+    url = f"/api/v1/games/{table['game']}/rounds"
+    assert post(client, url, knock, table["scoring_key"]).status_code in (401, 404)
+    shown = get(client, f"/api/v1/tournaments/{made.json()['id']}", kept.key).json()
+    [again] = [t for t in shown["tables"] if t["game"] == table["game"]]
+    assert again["scoring_key"] != table["scoring_key"]
+    assert post(client, url, knock, again["scoring_key"]).status_code == 200
+
+
+def test_an_api_only_tournament_is_organised_to_its_end(client, club):
+    made = start(client, club, players=NAMES[:7], table_size=4, rounds=2, points={"4": POINTS})
+    url = f"/api/v1/tournaments/{made.json()['id']}"
+    entered = post(client, f"{url}/entries", {"players": ["Late Lou"]}, club["key"])
+    assert entered.status_code == 200 and len(entered.json()["standings"]) == 8
+    one, two = post(client, f"{url}/rounds", key=club["key"]).json()["tables"]
+    a, b = one["players"][0], two["players"][0]
+    swapped = post(client, f"{url}/swap", {"players": [a, b]}, club["key"]).json()["tables"]
+    assert b in swapped[0]["players"] and a in swapped[1]["players"]
+    closed = post(client, f"{url}/close", {"table": 2}, club["key"]).json()
+    assert [t["playing"] for t in closed["tables"]] == [True, False]
+    play_out(client, closed["tables"][0])
+    leaving = closed["tables"][0]["players"][0]
+    left = post(client, f"{url}/withdraw", {"player": leaving}, club["key"]).json()
+    assert [p["withdrew"] for p in left["standings"] if p["name"] == leaving] == [True]
+    second = post(client, f"{url}/rounds", key=club["key"]).json()["tables"]
+    assert leaving not in {name for table in second for name in table["players"]}
+    ended = post(client, f"{url}/end", key=club["key"])
+    assert ended.status_code == 200 and ended.json()["finished"]
+    assert not any(t["playing"] for t in ended.json()["tables"])
+    reopened = post(client, f"{url}/reopen", key=club["key"])
+    assert reopened.status_code == 200 and not reopened.json()["finished"]
+    assert post(client, f"{url}/reopen", key=club["key"]).json() == {
+        "error": "this tournament is not over",
+        "field": "finished",
+    }
+    assert post(client, f"{url}/end", key=club["key"]).json()["finished"]
+    # Refusals name why and where; another club's key opens nothing.
+    refused = post(client, f"{url}/withdraw", {"player": "Nobody"}, club["key"])
+    assert refused.status_code == 400 and refused.json()["field"] == "player"
+    assert post(client, f"{url}/close", {"table": 9}, club["key"]).json()["field"] == "table"
+    other = post(client, "/api/v1/clubs", {"name": "Other"}).json()
+    assert post(client, f"{url}/end", key=other["key"]).status_code == 404
+
+
+def test_a_swap_that_would_repeat_a_meeting_is_refused_until_repeat_ok(client, club):
+    made = start(client, club, players=NAMES[:8], table_size=4, rounds=2, points={"4": POINTS})
+    url = f"/api/v1/tournaments/{made.json()['id']}"
+    first = post(client, f"{url}/rounds", key=club["key"]).json()["tables"]
+    for table in first:
+        play_out(client, table)
+    one, two = post(client, f"{url}/rounds", key=club["key"]).json()["tables"]
+    # Eight at two tables twice: whoever moves to the other table meets someone again.
+    a, b = one["players"][0], two["players"][0]
+    refused = post(client, f"{url}/swap", {"players": [a, b]}, club["key"])
+    assert refused.status_code == 400 and refused.json()["field"] == "repeat_ok"
+    assert f"{a} would meet" in refused.json()["error"]
+    shown = get(client, url, club["key"]).json()["tables"]
+    assert [t["players"] for t in shown if t["round"] == 2] == [one["players"], two["players"]]
+    swapped = post(client, f"{url}/swap", {"players": [a, b], "repeat_ok": True}, club["key"])
+    tables = [t for t in swapped.json()["tables"] if t["round"] == 2]
+    assert swapped.status_code == 200 and b in tables[0]["players"] and a in tables[1]["players"]
+
+
+def test_a_withdrawn_player_is_reinstated_through_the_api(client, club):
+    made = start(client, club, players=NAMES[:8], table_size=4, rounds=2, points={"4": POINTS})
+    url = f"/api/v1/tournaments/{made.json()['id']}"
+    post(client, f"{url}/withdraw", {"player": "P03"}, club["key"])
+    back = post(client, f"{url}/reinstate", {"player": "P03"}, club["key"])
+    assert back.status_code == 200
+    assert [p["withdrew"] for p in back.json()["standings"] if p["name"] == "P03"] == [False]
+    tables = post(client, f"{url}/rounds", key=club["key"]).json()["tables"]
+    assert "P03" in {name for table in tables for name in table["players"]}
+    again = post(client, f"{url}/reinstate", {"player": "P03"}, club["key"])
+    assert again.status_code == 400 and again.json() == {
+        "error": "P03 was not withdrawn",
+        "field": "player",
+    }
+    nobody = post(client, f"{url}/reinstate", {"player": "Nobody"}, club["key"])
+    assert nobody.json()["field"] == "player"

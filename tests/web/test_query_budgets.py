@@ -117,3 +117,34 @@ def test_a_rename_shows_on_every_page_of_every_game_at_once(client):
     game = reloaded(games[0])
     play.record_round(game, knock(game, "Ann", ["Benjamin"]))
     assert "Benjamin loses 1 life" in client.get(games[0].get_absolute_url()).content.decode()
+
+
+def test_a_tournaments_pages_cost_the_same_at_3_tables_as_at_12(client):
+    """The organiser's page, the big screen's leaderboard and the API's tournament: as many
+    statements with 48 players as with 12 (a lookup per table would add 9)."""
+    from django.urls import reverse
+
+    from scorekeeper import tournaments
+    from scorekeeper.rules import build_rules
+
+    rules, _ = build_rules({"preset": "friendly", "overrides": {"lives": 1}})
+    costs = []
+    for players in (12, 48):
+        club = make_club()
+        names = [f"P{n:02d}" for n in range(players)]
+        tournament = tournaments.start_tournament(club, "Cup", rules, "friendly", names)
+        tournaments.draw_round(tournament, club.key)
+        key = {"Authorization": f"Bearer {club.key}"}
+        pages = [
+            (reverse("tournament", args=[club.key, tournament.pk]), {}),
+            (reverse("tournament-board", args=[club.view_key, tournament.pk]), {}),
+            (f"/api/v1/tournaments/{tournament.pk}", key),
+        ]
+        costs.append(
+            [
+                statements(lambda u=url, h=headers: client.get(u, headers=h))
+                for url, headers in pages
+            ]
+        )
+    assert costs[0] == costs[1], costs
+    assert max(costs[1]) <= 9

@@ -45,11 +45,11 @@ def seated(table: Table) -> list[str]:
     return list(table.game.seats.order_by("position").values_list("player__name", flat=True))
 
 
-def test_13_players_at_tables_of_4_sit_at_4_3_3_3():
+def test_13_players_at_tables_of_4_sit_at_5_4_4_with_no_short_table():
     club = make_club()
     tournament = new_tournament(club, NAMES[:13])
     tables = tournaments.draw_round(tournament, club.key)
-    assert sorted(t.size for t in tables) == [3, 3, 3, 4]
+    assert sorted(t.size for t in tables) == [4, 4, 5]
     assert sorted(itertools.chain(*(seated(t) for t in tables))) == NAMES[:13]
 
 
@@ -252,28 +252,40 @@ def test_the_organiser_starts_draws_prints_and_ends_a_tournament_over_http(clien
     drawn = client.post(reverse("tournament-action", args=[club.key, tournament.pk, "draw"]))
     assert drawn.status_code == 302
     page = client.get(drawn["Location"]).content.decode()
-    assert "Round 1 is drawn: 4 tables." in page and "Table 4" in page
+    # 13 at tables of 4: one table of 5 and two of 4, none short.
+    assert "Round 1 is drawn: 3 tables." in page and "Table 3" in page
     # Drawing again while every table plays is refused with the tables named.
     again = client.post(
         reverse("tournament-action", args=[club.key, tournament.pk, "draw"]), follow=True
     )
-    assert "Tables 1, 2, 3 and 4 are still playing" in again.content.decode()
-    assert tournament.tables.count() == 4
+    assert "Tables 1, 2 and 3 are still playing" in again.content.decode()
+    assert tournament.tables.count() == 3
     cards = client.get(reverse("table-cards", args=[club.key, tournament.pk]))
-    assert cards.status_code == 200 and cards.content.decode().count("<svg") == 4
+    assert cards.status_code == 200 and cards.content.decode().count("<svg") == 3
     pdf = client.get(reverse("table-cards-pdf", args=[club.key, tournament.pk]))
     text, pages = read_pdf(pdf.content, tmp_path, "table-cards")
-    assert pages == 1 and all(f"Table {n}" in text for n in range(1, 5))
+    assert pages == 1 and all(f"Table {n}" in text for n in range(1, 4))
     results = client.get(reverse("results-pdf", args=[club.key, tournament.pk]))
     text, pages = read_pdf(results.content, tmp_path, "tournament-results")
     assert pages == 1 and "P13" in text
     csv = client.get(reverse("results-csv", args=[club.key, tournament.pk])).content.decode()
     assert csv.splitlines()[0].startswith("place,name,points") and len(csv.splitlines()) == 14
-    ended = client.post(
-        reverse("tournament-action", args=[club.key, tournament.pk, "end"]), follow=True
-    )
+    # Ending asks first: nothing ends until the organiser says yes.
+    end = reverse("tournament-action", args=[club.key, tournament.pk, "end"])
+    asked = client.post(end).content.decode()
+    assert "End the tournament? Every table closes" in asked and 'value="yes"' in asked
+    assert Tournament.objects.get().finished is None and tournaments.still_playing(tournament)
+    ended = client.post(end, {"confirm": "yes"}, follow=True)
     assert "The tournament is over." in ended.content.decode()
     assert not tournaments.still_playing(Tournament.objects.get())
+    # Reopened, it may draw its next round; its tables stay closed.
+    reopen = reverse("tournament-action", args=[club.key, tournament.pk, "reopen"])
+    opened = client.post(reopen, follow=True).content.decode()
+    assert "The tournament is open again" in opened and "Draw round 2" in opened
+    assert Tournament.objects.get().finished is None
+    assert not tournaments.still_playing(Tournament.objects.get())
+    again = client.post(reopen, follow=True).content.decode()
+    assert "This tournament is not over" in again
 
 
 def test_the_leaderboard_answers_204_until_something_changes(client):
@@ -282,13 +294,20 @@ def test_the_leaderboard_answers_204_until_something_changes(client):
     (one, _two) = tournaments.draw_round(tournament, club.key)
     url = reverse("tournament-board", args=[club.view_key, tournament.pk])
     page = client.get(url).content.decode()
-    assert "Still playing:" in page and "table 1 (round 1)" in page
+    # The tournament's round is named as such, the tables still playing in one line, and how
+    # the standings are counted in another.
+    assert "Round 1 still playing at tables 1, 2" in page
+    assert (
+        "Points by place: 3·2·1·0 at tables of 4. Equal points: games won, lives left, the lot."
+        in page
+    )
     version = page.split("v=", 1)[1].split('"', 1)[0]
     htmx = {"HX-Request": "true"}
     assert client.get(url, {"v": version, "page": 1}, headers=htmx).status_code == 204
     finish(one.game, seated(one))
     changed = client.get(url, {"v": version, "page": 1}, headers=htmx)
-    assert changed.status_code == 200 and "table 1 (round" not in changed.content.decode()
+    assert changed.status_code == 200
+    assert "Round 1 still playing at table 2<" in changed.content.decode()
     # The secret link's organiser page is not the view link's.
     assert client.get(reverse("tournament", args=[club.view_key, tournament.pk])).status_code == 404
 
@@ -474,3 +493,178 @@ def test_tie_breaks_are_asked_in_the_form_and_the_api(client):
         headers=headers,
     )
     assert twice.status_code == 400 and twice.json()["field"] == "tie_breaks"
+
+
+def test_a_club_file_with_a_table_id_twice_or_too_many_tournaments_imports_nothing_in_one_line(
+    settings, tmp_path
+):
+    from django.core.management import CommandError, call_command
+
+    from scorekeeper.backup import export_club, import_club
+    from scorekeeper.models import Club
+    from scorekeeper.rules.errors import InputError
+
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8])
+    tournaments.draw_round(tournament, club.key, seed=3)
+    exported = export_club(club)
+    Game.objects.all().delete()
+    Club.objects.all().delete()
+    twice = json.loads(json.dumps(exported))
+    tables = twice["tournaments"][0]["tables"]
+    tables[1]["id"] = tables[0]["id"]
+    with pytest.raises(InputError, match="a table's id is used once") as refused:
+        import_club(twice)
+    assert refused.value.field == "tournaments[0].tables"
+    settings.KNOCK_MOST_TOURNAMENTS = 0
+    with pytest.raises(InputError, match="a club keeps at most 0 tournaments"):
+        import_club(exported)
+    # From the command line: one line saying where, never a traceback.
+    settings.KNOCK_MOST_TOURNAMENTS = 200
+    path = tmp_path / "club.json"
+    path.write_text(json.dumps(twice))
+    with pytest.raises(CommandError) as said:
+        call_command("import_club", str(path))
+    assert str(said.value) == "Not imported: tournaments[0].tables: a table's id is used once."
+    assert not Club.objects.exists() and not Tournament.objects.exists()
+
+
+def test_a_club_keeps_at_most_its_limit_of_tournaments(settings):
+    from scorekeeper.rules.errors import InputError
+
+    club = make_club()
+    settings.KNOCK_MOST_TOURNAMENTS = 1
+    new_tournament(club, NAMES[:8])
+    with pytest.raises(InputError, match="a club keeps at most 1 tournaments") as refused:
+        new_tournament(club, NAMES[:8])
+    assert refused.value.field == "name" and Tournament.objects.count() == 1
+
+
+def test_the_results_csv_shows_a_name_that_looks_like_a_formula_as_text(client):
+    club = make_club()
+    names = ["=1+2", "+SUM(A1)", "@cmd", "-3", "Ann", "Ben"]
+    tournament = new_tournament(club, names)
+    csv = client.get(reverse("results-csv", args=[club.key, tournament.pk])).content.decode()
+    written = {line.split(",")[1] for line in csv.splitlines()[1:]}
+    assert written == {"'=1+2", "'+SUM(A1)", "'@cmd", "'-3", "Ann", "Ben"}
+
+
+def test_an_abandoned_tables_link_offers_nothing_it_cannot_do(client):
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8])
+    one, _two = tournaments.draw_round(tournament, club.key)
+    play.set_aside(one.game, abandoned=True)
+    page = client.get(reverse("game", args=[one.key(club.key), one.game.id])).content.decode()
+    assert "Abandoned" in page and "Resume the game" not in page
+    # The organiser, under the club's secret link, may resume it.
+    organiser = client.get(reverse("game", args=[club.key, one.game.id])).content.decode()
+    assert "Resume the game" in organiser
+
+
+def test_prize_places_go_to_players_still_in_once_a_game_has_counted(client):
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8], prizes=2)
+    from scorekeeper.reports.tournaments import standings
+
+    assert not any(p.prize for p in standings(tournament))  # nobody has scored yet
+    one, two = tournaments.draw_round(tournament, club.key, seed=3)
+    finish(one.game, seated(one))
+    finish(two.game, seated(two))
+    first = standings(tournament)
+    winner = first[0]
+    tournaments.withdraw(tournament.entries.get(player_id=winner.player_id))
+    after = standings(tournament)
+    assert after[0].player_id == winner.player_id and after[0].withdrew and not after[0].prize
+    assert [p.prize for p in after] == [False, True, True] + [False] * 5
+    csv = client.get(reverse("results-csv", args=[club.key, tournament.pk])).content.decode()
+    assert csv.splitlines()[0].endswith(",prize,withdrew") and csv.splitlines()[1].endswith(",0,1")
+
+
+def _second_round_drawn(club):
+    """16 players, round 1 played to its end, round 2 drawn mixed (nobody meets again): the
+    tournament, round 1's tables and round 2's, each as names."""
+    tournament = new_tournament(club)
+    first = tournaments.draw_round(tournament, club.key, seed=5)
+    for table in first:
+        finish(table.game, seated(table))
+    second = tournaments.draw_round(tournament, club.key, seed=6)
+    return tournament, [seated(t) for t in first], [seated(t) for t in second]
+
+
+def test_a_swap_that_would_repeat_a_meeting_is_made_only_when_asked_again():
+    club = make_club()
+    tournament, first, second = _second_round_drawn(club)
+    table_of = {name: i for i, names in enumerate(first) for name in names}
+    x = second[0][0]
+    # Beside someone from x's own table of round 1: nobody new meets. Anyone else: x would
+    # meet again the player of x's round-1 table who sits at that table now.
+    clean = next(n for n in second[1] if table_of[n] == table_of[x])
+    repeat = next(n for n in second[1] if table_of[n] != table_of[x])
+    met = next(n for n in second[1] if n != repeat and table_of[n] == table_of[x])
+    player = {p.name: p for p in club.players.all()}
+    with pytest.raises(tournaments.WouldMeetAgain) as asked:
+        tournaments.swap_players(tournament, player[x], player[repeat])
+    assert f"{x} would meet {met} again" in asked.value.message
+    assert asked.value.field == "repeat_ok"
+    assert [seated(t) for t in tournament.tables.filter(round=2).order_by("number")] == second
+    tournaments.swap_players(tournament, player[x], player[repeat], repeat_ok=True)
+    now = [seated(t) for t in tournament.tables.filter(round=2).order_by("number")]
+    assert repeat in now[0] and x in now[1]
+    # Swapped back: the two are where they were, and a swap that repeats nothing is not asked.
+    tournaments.swap_players(tournament, player[repeat], player[x], repeat_ok=True)
+    tournaments.swap_players(tournament, player[x], player[clean])
+    now = [seated(t) for t in tournament.tables.filter(round=2).order_by("number")]
+    assert clean in now[0] and x in now[1]
+
+
+def test_the_organisers_page_asks_before_a_swap_that_repeats_a_meeting(client):
+    club = make_club()
+    tournament, first, second = _second_round_drawn(club)
+    table_of = {name: i for i, names in enumerate(first) for name in names}
+    x = second[0][0]
+    repeat = next(n for n in second[1] if table_of[n] != table_of[x])
+    player = {p.name: p.pk for p in club.players.all()}
+    url = reverse("tournament-action", args=[club.key, tournament.pk, "swap"])
+    asked = client.post(url, {"first": player[x], "second": player[repeat]})
+    page = asked.content.decode()
+    assert asked.status_code == 200 and f"{x} would meet" in page
+    assert f"Swap {x} and {repeat} anyway" in page and 'name="repeat_ok"' in page
+    assert [seated(t) for t in tournament.tables.filter(round=2).order_by("number")] == second
+    swapped = client.post(url, {"first": player[x], "second": player[repeat], "repeat_ok": "on"})
+    assert swapped.status_code == 302
+    assert "The two players are swapped." in client.get(swapped["Location"]).content.decode()
+    assert repeat in seated(tournament.tables.get(round=2, number=1))
+
+
+def test_a_withdrawn_player_is_reinstated_and_drawn_again(client):
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:9])
+    ben = club.players.get(name="P02")
+    url = reverse("tournament-action", args=[club.key, tournament.pk, "withdraw"])
+    client.post(url, {"player": ben.pk})
+    page = client.get(reverse("tournament", args=[club.key, tournament.pk])).content.decode()
+    assert 'id="reinstate"' in page and f'<option value="{ben.pk}">P02</option>' in page
+    back = reverse("tournament-action", args=[club.key, tournament.pk, "reinstate"])
+    said = client.post(back, {"player": ben.pk}, follow=True).content.decode()
+    assert "P02 is back in from the next round." in said and 'id="reinstate"' not in said
+    tables = tournaments.draw_round(tournament, club.key)
+    assert "P02" in itertools.chain(*(seated(t) for t in tables))
+    # Reinstating a player who is in is refused, and says why.
+    again = client.post(back, {"player": ben.pk}, follow=True).content.decode()
+    assert "P02 was not withdrawn" in again
+    from scorekeeper.rules.errors import InputError
+
+    tournaments.end_tournament(tournament)
+    tournaments.withdraw(tournament.entries.get(player=ben))
+    with pytest.raises(InputError, match="this tournament is over"):
+        tournaments.reinstate(tournament.entries.select_related("tournament").get(player=ben))
+
+
+def test_a_tables_game_is_named_alike_in_every_language():
+    from django.utils import translation
+
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8])
+    with translation.override("de"):
+        tables = tournaments.draw_round(tournament, club.key)
+    assert [t.game.name for t in tables] == ["Spring cup · R1 · T1", "Spring cup · R1 · T2"]

@@ -41,6 +41,10 @@ class TournamentForm(HouseRulesMixin, forms.Form):
         choices=[(n, str(n)) for n in TABLE_SIZES],
         coerce=int,
         initial=4,
+        help_text=gettext_lazy(
+            "Where the players do not divide, some tables have one more (25 at tables of 4: one"
+            " of 5 and five of 4), or one less where that cannot be."
+        ),
     )
     rounds = forms.IntegerField(
         label=gettext_lazy("Rounds (a game at every table each)"),
@@ -55,7 +59,13 @@ class TournamentForm(HouseRulesMixin, forms.Form):
                 "mixed",
                 gettext_lazy("Mixed: nobody meets the same player twice while it can be avoided"),
             ),
-            ("swiss", gettext_lazy("By standings: players of like points together")),
+            (
+                "swiss",
+                gettext_lazy(
+                    "By standings: each table from neighbouring places, nobody more than one"
+                    " table from their place, with the fewest repeats"
+                ),
+            ),
         ],
         initial="mixed",
         widget=forms.RadioSelect,
@@ -166,3 +176,4 @@ class SwapForm(forms.Form):
 
     first = forms.IntegerField(min_value=1)
     second = forms.IntegerField(min_value=1)
+    repeat_ok = forms.BooleanField(required=False)  # "Swap anyway", after the page asked

@@ -4,14 +4,13 @@ big screen's leaderboard under the view link. Each table plays through its own g
 
 from __future__ import annotations
 
-import csv
-import io
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.db.models import Count, Q, Sum
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -21,11 +20,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ... import tournaments
 from ...lib.qr import qr_svg
+from ...lib.spreadsheet import spreadsheet
 from ...lib.text import sentence
-from ...models import Club, Tournament
+from ...models import Club, Entry, Tournament
 from ...reports.picture import Standing, standings_picture
 from ...reports.tournament_printing import Card, results_pdf, table_cards_pdf
-from ...reports.tournaments import Placing, drawn_tables, standings
+from ...reports.tournaments import Placing, drawn_tables, scheme, standings
 from ...rules.errors import InputError
 from ..access import club_link
 from ..forms.tournaments import EntryForm, SwapForm, TournamentForm
@@ -85,17 +85,35 @@ def _tables(tournament: Tournament, club: Club, number: int) -> list[dict[str, A
 @require_GET
 @club_link()
 def tournament(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
-    found = _tournament(club, tournament_id)
+    return _organise(request, club, _tournament(club, tournament_id))
+
+
+class _Ask(Exception):
+    """An action that asks first: the organiser's page again, with the question on it
+    (``ask_swap``: a swap that would repeat a meeting; ``ask_end``: the end)."""
+
+    def __init__(self, **question: Any) -> None:
+        super().__init__()
+        self.question = question
+
+
+def _organise(
+    request: HtmxHttpRequest, club: Club, found: Tournament, **question: Any
+) -> HttpResponse:
+    """The organiser's page; with a ``question`` (``_Ask``), an action to confirm."""
     number = found.drawn_rounds
+    placings = standings(found)
     return render(
         request,
         "scorekeeper/tournaments/organise.html",
         {
+            **question,
+            "withdrawn": [p for p in placings if p.withdrew],
             "club": club,
             "tournament": found,
             "number": number,
             "tables": _tables(found, club, number) if number else [],
-            "standings": standings(found),
+            "standings": placings,
             "left_words": _left_words(found),
             "entry_form": EntryForm(),
             "board_url": reverse("tournament-board", args=[club.view_key, found.pk]),
@@ -128,6 +146,9 @@ def tournament_action(
     found = _tournament(club, tournament_id)
     try:
         said = _act(request, club, found, action)
+    except _Ask as ask:
+        # Asked on the page itself, with the same action and "yes".
+        return _organise(request, club, found, **ask.question)
     except InputError as refusal:
         messages.error(request, sentence(refusal.message))
     else:
@@ -137,46 +158,95 @@ def tournament_action(
 
 
 def _act(request: HtmxHttpRequest, club: Club, found: Tournament, action: str) -> str:
-    post = request.POST
-    if action == "draw":
-        tables = tournaments.draw_round(found, club.key)
-        return _("Round %(n)d is drawn: %(tables)d tables.") % {
-            "n": tables[0].round,
-            "tables": len(tables),
-        }
-    if action == "close":
-        table = found.tables.filter(
-            round=found.drawn_rounds, number=_whole(post.get("table"))
-        ).first()
-        if table is None:
-            raise InputError(_("no such table in this round"), "table")
-        tournaments.close_table(table)
-        return _("Table %(n)d is closed.") % {"n": table.number}
-    if action == "enter":
-        form = EntryForm(post)
-        if not form.is_valid():
-            raise InputError(_("give the player's name"), "name")
-        tournaments.enter(found, [form.cleaned_data["name"]])
-        return _("%(name)s is entered.") % {"name": form.cleaned_data["name"]}
-    if action == "withdraw":
-        entry = found.entries.filter(player_id=_whole(post.get("player"))).first()
-        if entry is None:
-            raise InputError(_("no such player in this tournament"), "player")
-        tournaments.withdraw(entry)
-        return _("%(name)s is withdrawn and keeps their points.") % {"name": entry.player.name}
-    if action == "swap":
-        swap = SwapForm(post)
-        if not swap.is_valid():
-            raise InputError(_("pick two players to swap"), "swap")
-        players = club.players.in_bulk([swap.cleaned_data["first"], swap.cleaned_data["second"]])
-        if len(players) != 2:
-            raise InputError(_("pick two players to swap"), "swap")
-        tournaments.swap_players(found, *players.values())
-        return _("The two players are swapped.")
-    if action == "end":
-        tournaments.end_tournament(found)
-        return _("The tournament is over.")
-    raise Http404
+    """The organiser's action by its name in the address: what it says once done."""
+    act = ACTIONS.get(action)
+    if act is None:
+        raise Http404
+    return act(club, found, request.POST)
+
+
+def _draw(club: Club, found: Tournament, post: QueryDict) -> str:
+    tables = tournaments.draw_round(found, club.key)
+    return _("Round %(n)d is drawn: %(tables)d tables.") % {
+        "n": tables[0].round,
+        "tables": len(tables),
+    }
+
+
+def _close(club: Club, found: Tournament, post: QueryDict) -> str:
+    table = found.tables.filter(round=found.drawn_rounds, number=_whole(post.get("table"))).first()
+    if table is None:
+        raise InputError(_("no such table in this round"), "table")
+    tournaments.close_table(table)
+    return _("Table %(n)d is closed.") % {"n": table.number}
+
+
+def _enter(club: Club, found: Tournament, post: QueryDict) -> str:
+    form = EntryForm(post)
+    if not form.is_valid():
+        raise InputError(_("give the player's name"), "name")
+    tournaments.enter(found, [form.cleaned_data["name"]])
+    return _("%(name)s is entered.") % {"name": form.cleaned_data["name"]}
+
+
+def _entry(found: Tournament, post: QueryDict) -> Entry:
+    entry = found.entries.select_related("player", "tournament").filter(
+        player_id=_whole(post.get("player"))
+    )
+    if not entry:
+        raise InputError(_("no such player in this tournament"), "player")
+    return entry[0]
+
+
+def _withdraw(club: Club, found: Tournament, post: QueryDict) -> str:
+    entry = _entry(found, post)
+    tournaments.withdraw(entry)
+    return _("%(name)s is withdrawn and keeps their points.") % {"name": entry.player.name}
+
+
+def _reinstate(club: Club, found: Tournament, post: QueryDict) -> str:
+    entry = _entry(found, post)
+    tournaments.reinstate(entry)
+    return _("%(name)s is back in from the next round.") % {"name": entry.player.name}
+
+
+def _swap(club: Club, found: Tournament, post: QueryDict) -> str:
+    swap = SwapForm(post)
+    if not swap.is_valid():
+        raise InputError(_("pick two players to swap"), "swap")
+    players = club.players.in_bulk([swap.cleaned_data["first"], swap.cleaned_data["second"]])
+    if len(players) != 2:
+        raise InputError(_("pick two players to swap"), "swap")
+    first, second = (players[swap.cleaned_data[k]] for k in ("first", "second"))
+    try:
+        tournaments.swap_players(found, first, second, repeat_ok=swap.cleaned_data["repeat_ok"])
+    except tournaments.WouldMeetAgain as repeat:
+        raise _Ask(ask_swap=repeat) from None
+    return _("The two players are swapped.")
+
+
+def _end(club: Club, found: Tournament, post: QueryDict) -> str:
+    if post.get("confirm") != "yes":
+        raise _Ask(ask_end=True)
+    tournaments.end_tournament(found)
+    return _("The tournament is over.")
+
+
+def _reopen(club: Club, found: Tournament, post: QueryDict) -> str:
+    tournaments.reopen(found)
+    return _("The tournament is open again: draw the next round, or end it.")
+
+
+ACTIONS: dict[str, Callable[[Club, Tournament, QueryDict], str]] = {
+    "draw": _draw,
+    "close": _close,
+    "enter": _enter,
+    "withdraw": _withdraw,
+    "reinstate": _reinstate,
+    "swap": _swap,
+    "end": _end,
+    "reopen": _reopen,
+}
 
 
 def _whole(said: str | None) -> int:
@@ -263,11 +333,7 @@ def board(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpRespo
         return HttpResponse(status=204)
     placings = standings(found)
     number = found.drawn_rounds
-    playing = [
-        {"number": t.number, "round": t.game.round_count + 1}
-        for t in tournaments.still_playing(found)
-        if t.round == number
-    ]
+    playing = [t.number for t in tournaments.still_playing(found) if t.round == number]
     context = {
         "club": club,
         "tournament": found,
@@ -277,7 +343,17 @@ def board(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpRespo
         "pinned": bool(pinned),
         "pages": max(1, -(-len(placings) // BOARD_PAGE)),
         "number": number,
-        "playing": playing,
+        "playing": ngettext(
+            "Round %(round)d still playing at table %(tables)s",
+            "Round %(round)d still playing at tables %(tables)s",
+            len(playing),
+        )
+        % {"round": number, "tables": ", ".join(str(n) for n in playing)}
+        if playing
+        else "",
+        "scheme": scheme(
+            found, set(found.tables.filter(round=number).values_list("size", flat=True))
+        ),
         "version": version,
         "left_words": _left_words(found),
     }
@@ -330,7 +406,7 @@ def tournament_picture(request: HtmxHttpRequest, club: Club, tournament_id: Any)
         ]
         return standings_picture(club.name, found.name, line, rows, theme)
 
-    return picture_answer(request, f"tournament-{found.pk}-{_board_version(found)[0]}", draw)
+    return picture_answer(request, club, f"tournament-{found.pk}-{_board_version(found)[0]}", draw)
 
 
 def _placing_words(placing: Placing) -> str:
@@ -340,12 +416,15 @@ def _placing_words(placing: Placing) -> str:
 
 
 def placings_csv(placings: list[Placing]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["place", "name", "points", "games_won", "left", "games", "prize"])
-    for p in placings:
-        writer.writerow([p.place, p.name, p.points, p.wins, p.left, p.games, int(p.prize)])
-    return out.getvalue()
+    return spreadsheet(
+        [
+            ["place", "name", "points", "games_won", "left", "games", "prize", "withdrew"],
+            *(
+                [p.place, p.name, p.points, p.wins, p.left, p.games, int(p.prize), int(p.withdrew)]
+                for p in placings
+            ),
+        ]
+    )
 
 
 @require_GET
