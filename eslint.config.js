@@ -14,6 +14,11 @@ export default [
     languageOptions: { globals: { ...globals.worker } },
   },
   {
+    // The service worker is a classic script: /sw.js imports it after naming the release's files.
+    files: ["static/js/service-worker.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
+  },
+  {
     files: ["tests/js/**/*.js", "eslint.config.js"],
     languageOptions: { sourceType: "module", globals: { ...globals.node } },
   },

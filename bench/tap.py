@@ -7,9 +7,10 @@ It starts Knock (runserver, on a database of its own in a temporary folder, 127.
 opens a game's table in Chromium twice: once as a phone that cannot fetch the engine (every tap
 waits for the server's answer, as before) and once with the engine warm; for each, it records
 rounds by taps and measures, in the page, the time from the Record tap to the first frame whose
-tiles differ. The taps that make a round come 400 ms before Record, as a hand makes them: time
+tiles show the round's lives (not the tap's own marks, which Record clears at once), and counts
+the requests the rounds cost (the news stream aside). The taps that make a round come 400 ms before Record, as a hand makes them: time
 enough for the phone to play the round as it is tapped, so that Record has only to draw it
-(static/js/sync.js). It prints p50 and p95 of both, their ratio, the worker's start (cold, and from the
+(static/js/record.js). It prints p50 and p95 of both, their ratio, the worker's start (cold, and from the
 service worker's cache on a second load) and the bytes the engine's files took on the wire.
 Every loop is bounded; nothing leaves this machine.
 """
@@ -33,7 +34,10 @@ sys.path.insert(0, str(ROOT))
 
 # Resolved when the tap is made; the first animation frame whose tiles read otherwise ends it.
 MEASURE = """async () => {
-    const tiles = () => document.querySelector("#table .scoreboard").textContent;
+    // What a round changes on the tiles: the lives (tokens, and what a screen reader says), not
+    // the tap's own marks, which Record clears at once.
+    const tiles = () => [...document.querySelectorAll("#table .scoreboard .lives, #table .scoreboard .said")]
+        .map((part) => part.outerHTML).join("");
     const before = tiles();
     const confirm = document.querySelector("#record button[name=confirm]");
     const started = performance.now();
@@ -103,8 +107,18 @@ def slow_phone(context, page) -> None:
     )
 
 
-def taps(page, rounds: int) -> list[float]:
+def taps(page, rounds: int) -> tuple[list[float], int]:
+    """The time from each Record tap to changed tiles, and the requests the rounds cost (every
+    request to the server meanwhile but static files, polls and the news stream)."""
     times = []
+    sent: list[str] = []
+
+    def count(request) -> None:
+        # (Not the live news: its stream is open whatever the rounds.)
+        if not any(part in request.url for part in ("/static/", "/poll", "/events")):
+            sent.append(f"{request.method} {request.url}")
+
+    page.on("request", count)
     for number in range(rounds):
         page.locator("#record .tile").nth(number % 4).click()
         page.locator("#record .tile").nth((number + 1) % 4).click()
@@ -116,7 +130,7 @@ def taps(page, rounds: int) -> list[float]:
         page.wait_for_function(
             "(n) => document.querySelector('#table').dataset.nextRound == n", arg=number + 2
         )
-    return times
+    return times, len(sent)
 
 
 def p95(values: list[float]) -> float:
@@ -169,7 +183,7 @@ def main() -> None:
                     warm = int(page.evaluate("document.documentElement.dataset.engineMs"))
                     figures["start"] = (cold, warm)
                 slow_phone(context, page)
-                figures[engine] = taps(page, rounds)
+                figures[engine], figures[("requests", engine)] = taps(page, rounds)
                 context.close()
             browser.close()
     finally:
@@ -185,6 +199,8 @@ def main() -> None:
         f"  engine on the phone: p50 {statistics.median(local):6.0f} ms   p95 {p95(local):6.0f} ms"
     )
     print(f"  ratio (phone / server), p95: {p95(local) / p95(server_only):.2f}")
+    for engine, said in ((False, "over the server"), (True, "engine on the phone")):
+        print(f"  requests per round, {said}: {figures[('requests', engine)] / rounds:.2f}")
     cold, warm = figures["start"]
     print(
         f"worker start (runtime and bundle loaded, engine imported): cold {cold} ms, "

@@ -49,7 +49,7 @@ TICK = 0.25  # seconds between the watcher's queries: how late, at most, a strea
 # tick alone (docs/benchmarks.md).
 GLANCE = 0.03
 # A beat this often keeps a proxy from closing a quiet stream, and tells the page the stream is
-# alive: a page that hears nothing for longer polls again (static/js/app.js).
+# alive: a page that hears nothing for longer polls again (static/js/live.js).
 HEARTBEAT = int(os.environ.get("KNOCK_EVENTS_HEARTBEAT", "20"))
 # No client holds more streams than this (a family's phones, a club night's tablets): past it a
 # stream is answered 503, try again later. Behind a proxy, the client is the address it gives.

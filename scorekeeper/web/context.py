@@ -56,13 +56,17 @@ def _words() -> dict[str, str]:
             "At most {n} rounds can wait on a phone: connect to send them first."
         ),
         "undone_waiting": _("Round {n} taken back: it had not been sent."),
-        "play_again": _("Play again"),
         # The card picker of a dispute: whose hand the next tap on a card fills ({name}).
         "picking_for": _("Cards of {name}"),
         "again_not_kept": _(
             "No connection, and this phone has not kept the next game yet: connect once to "
             "play again."
         ),
+        "again_not_stored": _(
+            "This phone cannot store a new game without a connection: connect to play again."
+        ),
+        # Storage refused (a private window, a full disk): the rounds live in the page only.
+        "page_only": _("This phone cannot store rounds: keep this page open until they are sent."),
         "copied": _("Copied: paste it where the group will see it."),
         # {words} is what the chosen rule set says.
         "as_the_rules_say": _("As the rules say: {words}"),

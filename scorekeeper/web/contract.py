@@ -69,6 +69,7 @@ class TheirRound(TypedDict):
     """A round another phone recorded since a stale tap's table, as the phone shows it."""
 
     number: int
+    tap: str  # the tap id it was recorded with ("" where none was sent)
     tapped: str
     headline: str
 

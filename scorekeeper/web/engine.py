@@ -10,7 +10,7 @@ Two parts, each at a URL that names its version, so a phone keeps it until a rel
 - **The bundle**: the very files of ``scorekeeper/rules`` this server runs, and the compiled
   catalogues of the languages it speaks, as one JSON document whose version is the hash of its
   contents (``bundle``). A phone whose bundle is not the server's says so and plays over the
-  server until it has the new one (static/js/engine.js).
+  server until it has the new one (static/js/engine-client.js).
 
 A machine without Node.js has no runtime: the table then works over the server, as before.
 """

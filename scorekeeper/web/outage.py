@@ -3,7 +3,7 @@
 Every request that needs the database is answered **503 with Retry-After** (JSON naming the
 problem under the API's address, a short page for a browser) instead of a 500 and its
 traceback: a phone takes a 503 as being offline, so the round it was sending waits on it and
-goes when the server is back (static/js/sync.js). The log says it once when it starts, how many
+goes when the server is back (static/js/sender.js). The log says it once when it starts, how many
 requests were answered so once a minute while it lasts, and once when the database answers
 again: a few lines for an outage of any length, each with its level and request id.
 """

@@ -10,7 +10,7 @@
  * same game. */
 import { NAMES } from "./contract.js";
 import { report } from "./faults.js";
-import { openOutbox } from "./outbox.js";
+import { keepStart, sendWaiting } from "./record.js";
 import { word } from "./words.js";
 
 const where = /** @type {HTMLElement} */ (document.getElementById("again"));
@@ -66,7 +66,11 @@ async function playAgain(button) {
   try {
     /** @type {Response | null} */
     let response = null;
+    // The rounds of this game still on the phone go first: Knock starts the next game only from
+    // a game it has seen end. Where they cannot go now, the start waits behind them.
+    const clear = await sendWaiting().catch(() => false);
     try {
+      if (!clear) throw new Error("rounds of this game still wait");
       response = await fetch(data.again || "", {
         method: "POST",
         body,
@@ -74,7 +78,7 @@ async function playAgain(button) {
         headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true" },
       });
     } catch {
-      response = null; // no connection
+      response = null; // no connection, or this game's rounds still on their way
     }
     if (response && !NAMES.proxyDown.includes(response.status)) {
       if (response.ok) return location.assign(response.headers.get("HX-Redirect") || path);
@@ -87,8 +91,11 @@ async function playAgain(button) {
     const html = (await next.text()).replaceAll(data.standIn || "", id);
     const headers = { "Content-Type": "text/html; charset=utf-8", [NAMES.headers.madeOnPhone]: "1" };
     await pages.put(new URL(path, location.href).href, new Response(html, { headers }));
-    const outbox = await openOutbox({ indexedDB });
-    await outbox.setStart(path, { url: data.again || "", body: body.toString(), after: location.pathname });
+    try {
+      await keepStart(path, { url: data.again || "", body: body.toString(), after: location.pathname });
+    } catch {
+      return say(word("again_not_stored", "This phone cannot store a new game without a connection: connect to play again."));
+    }
     location.assign(path);
   } catch (error) {
     report("error", `play again: ${error}`);

@@ -1,9 +1,9 @@
 // @ts-check
 /* Draws a table view (scorekeeper/rules/view.py's TableView) into the table page, as the
  * server's templates draw the same view: used when the phone's engine played a round the server
- * has not answered yet. Nothing here is worked out: every word is the view's, and every tile's
- * markup is the page's own <template id="seat-template"> (_seat.html with every part a tile may
- * show), cloned, kept to the parts the seat shows and filled, as the server draws it. */
+ * has not answered yet. Nothing here is worked out: every word and every part a tile shows is
+ * the view's (a part shows where it is not empty, as in _seat.html), and every tile's markup is
+ * the page's own <template id="seat-template"> (_seat.html with every part), cloned and filled. */
 import { word } from "./words.js";
 
 /** @typedef {import("./contract.js").TableView} TableView */
@@ -49,12 +49,12 @@ export function seatParts(template, seat, view) {
         })
       );
     } else {
-      part(lives, ".count").textContent = `${seat.lives}/${view.start_lives}`;
+      part(lives, ".count").textContent = seat.count;
     }
   }
-  part(tile, ".said").textContent = seat.said + (seat.status !== "in" || seat.deals ? "," : "");
+  part(tile, ".said").textContent = seat.said;
   const status = part(tile, ".status");
-  if (seat.status === "in") status.remove();
+  if (!seat.label) status.remove();
   else {
     status.className = fitted("status", seat.label_fit);
     status.textContent = seat.label;
@@ -92,26 +92,11 @@ function drawHeader(table, view) {
   document.title = document.title.replace(/^[^·]*·/, `${view.heading} ·`);
 }
 
-/** @param {HTMLElement} table @param {TableView} view */
+/** The last round's story, in the page's place for it (game.html). @param {HTMLElement} table @param {TableView} view */
 function drawStory(table, view) {
-  let last = table.querySelector("section.last");
-  if (!view.story.length) {
-    last?.remove();
-    return;
-  }
-  if (!last) {
-    last = document.createElement("section");
-    last.className = "last";
-    last.setAttribute("aria-labelledby", "last-heading");
-    const heading = document.createElement("h2");
-    heading.id = "last-heading";
-    const story = document.createElement("ul");
-    story.className = "story";
-    last.append(heading, story);
-    const card = table.querySelector(".rules-card, details.rules");
-    if (card) card.before(last);
-    else table.append(last);
-  }
+  const last = /** @type {HTMLElement | null} */ (table.querySelector("section.last"));
+  if (!last) return;
+  last.hidden = !view.story.length;
   part(last, "h2").textContent = view.story_heading;
   part(last, "ul.story").replaceChildren(
     ...view.story.map((sentence) => {
@@ -122,35 +107,26 @@ function drawStory(table, view) {
   );
 }
 
-/** @param {HTMLElement} table @param {TableView} view @param {boolean} again */
-function drawWinner(table, view, again) {
+/** Who won, where the engine ends the game: the page's winner (game.html's winner-template,
+ * Play again in it where this phone can play again), filled in. @param {HTMLElement} table @param {TableView} view */
+function drawWinner(table, view) {
   let winner = table.querySelector(".winner.on-phone");
-  if (!view.game_over) {
+  const template = /** @type {HTMLTemplateElement | null} */ (document.getElementById("winner-template"));
+  if (!view.game_over || !template) {
     winner?.remove();
     return;
   }
   if (!winner) {
-    winner = document.createElement("div");
-    winner.className = "winner on-phone";
-    winner.setAttribute("role", "status");
-    table.querySelector(".game-head")?.after(winner);
+    winner = /** @type {HTMLElement} */ (/** @type {DocumentFragment} */ (template.content.cloneNode(true)).firstElementChild);
+    template.after(winner);
   }
-  const line = document.createElement("p");
+  const line = part(winner, "p");
   if (view.winner) {
     const name = document.createElement("strong");
     name.textContent = view.winner;
-    line.append(view.wins_words[0], name, view.wins_words[1]);
+    line.replaceChildren(view.wins_words[0], name, view.wins_words[1]);
   } else {
     line.textContent = `${view.result_words}.`;
-  }
-  winner.replaceChildren(line);
-  if (again) {
-    // Play again, with or without a connection (again.js).
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "primary play-again-phone";
-    button.textContent = word("play_again", "Play again");
-    winner.append(button);
   }
 }
 
@@ -183,12 +159,12 @@ export function draw(view, { waiting = false, toast = true, tapping = false } = 
     }
     if (role) tile.append(role);
     tile.classList.toggle("unsaved", waiting);
-    if (tile instanceof HTMLButtonElement) tile.disabled = seat.out || view.game_over;
+    if (tile instanceof HTMLButtonElement) tile.disabled = !seat.tappable;
     const has31 = /** @type {HTMLElement | null} */ (item.querySelector(".has31"));
-    if (has31) has31.hidden = seat.out;
+    if (has31) has31.hidden = !seat.tappable;
   });
   drawStory(table, view);
-  drawWinner(table, view, !!document.getElementById("again"));
+  drawWinner(table, view);
   const form = document.getElementById("record");
   if (form) {
     // At game over the round's questions and Record go, as on the server's game-over screen;

@@ -3,17 +3,19 @@
  * The names the server and the phone share, and the shapes of what passes between them. */
 
 /**
- * A player as their tile shows them.
+ * A player as their tile shows them. Every part a tile shows is decided here, once: the
  * @typedef {{
   name: string;
   name_fit: string;
   lives: number;
   status: string;
   out: boolean;
+  tappable: boolean;
   label: string;
   label_fit: string;
   deals: boolean;
   tokens: Array<boolean>;
+  count: string;
   coins: string | null;
   said: string;
 }} SeatView
@@ -82,6 +84,7 @@
  * A round another phone recorded since a stale tap's table, as the phone shows it.
  * @typedef {{
   number: number;
+  tap: string;
   tapped: string;
   headline: string;
 }} TheirRound

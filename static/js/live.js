@@ -32,7 +32,9 @@ function changed(version) {
   const redraw = () => {
     const shown = shownVersion();
     if (shown === undefined || shown === version) return;
-    if (document.querySelector(".htmx-request")) window.setTimeout(redraw, SPREAD);
+    // A request of the page's own on its way, or a round the sender is taking to Knock
+    // (record.js marks the page until its answer is drawn): that answer brings the table.
+    if (document.querySelector(".htmx-request") || document.documentElement.hasAttribute("data-sending")) window.setTimeout(redraw, SPREAD);
     else document.body.dispatchEvent(new CustomEvent("game-changed"));
   };
   redraw();

@@ -40,7 +40,7 @@ window.addEventListener("online", () => {
   // Back online: a game's page is drawn again at once instead of at the next poll; after the
   // taps sent again meanwhile have their answers (a table drawn over a tap's would lose it).
   const redraw = () => {
-    if (document.querySelector(".htmx-request")) window.setTimeout(redraw, 250);
+    if (document.querySelector(".htmx-request") || root.hasAttribute("data-sending")) window.setTimeout(redraw, 250);
     else document.body.dispatchEvent(new CustomEvent("game-changed"));
   };
   window.setTimeout(redraw, 0);

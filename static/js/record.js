@@ -1,34 +1,100 @@
 // @ts-check
-/* What a Record tap does. Online, htmx sends it and the server's answer draws the table; with
- * the engine on the phone, the round was played as it was tapped, and Record draws it at once.
- * Without a connection (or behind rounds still waiting), the round goes to the outbox, played
- * on the phone where the engine can, and the sender takes it to Knock when it can. A round the
- * engine refuses is refused at the tap, in the server's words, and nothing is kept. A preview
- * never enters the outbox. */
+/* A Record tap on the table page, one path whatever the connection (docs/engine.md): refused
+ * at the tap where the round lacks what its ending needs, else kept in the outbox (recorder.js)
+ * and sent by the sender; the table is drawn from its answer. htmx never posts a Record. */
 import { NAMES } from "./contract.js";
+import { htmx } from "./htmx.js";
 import * as engine from "./engine-client.js";
 import { report } from "./faults.js";
-import { openOutbox } from "./outbox.js";
+import { createLedger } from "./ledger.js";
+import { openOutbox, versionOf } from "./outbox.js";
+import { createRecorder, fieldsOf, lacking } from "./recorder.js";
 import { createSender } from "./sender.js";
-import { clearTaps, hasTaps, putTaps, recordForm, tappedWords } from "./taps.js";
+import { chosenEnding, clearTaps, hasTaps, putTaps, recordForm, tappedWords } from "./taps.js";
 import { fill, word } from "./words.js";
 
 /** @typedef {import("./outbox.js").Outbox} Outbox */
 /** @typedef {import("./sender.js").Sender} Sender */
+/** @typedef {import("./sender.js").Answer} Answer */
 /** @typedef {import("./contract.js").OutboxEntry} Entry */
 /** @typedef {import("./contract.js").PhoneAnswer} PhoneAnswer */
 /** @typedef {import("./contract.js").TableView} TableView */
 /** @typedef {import("./engine-client.js").EngineTable} EngineTable */
 /** @typedef {Record<string, string[]>} Fields */
 /** @typedef {{answer: PhoneAnswer, version: number, count: number}} Asked the engine's answer to `count` rounds played on the table at `version` */
+/** @typedef {{draw: (html: string, outcome: string) => void}} Page */
 
 const here = location.pathname;
 /** @type {Outbox | undefined} */
 let outbox;
-/** @type {Sender} */
+/** @type {Sender | undefined} */
 let sender;
 /** @type {typeof import("./board.js") | null} */
 let board = null;
+/** @type {Page} */
+let page = { draw: () => {} };
+
+/** Runs `task` alone among this phone's pages, or not at all while another page runs it. */
+const alone = navigator.locks
+  ? (/** @type {string} */ name, /** @type {() => Promise<void>} */ task) =>
+      navigator.locks.request(name, { ifAvailable: true }, (lock) => (lock ? task() : undefined))
+  : undefined;
+
+/** A round on its way, said on the page until its answer is drawn (live.js waits for it). @param {boolean} now */
+function sending(now) {
+  document.documentElement.toggleAttribute("data-sending", now);
+}
+
+/** Each tap's fresh or waited (ledger.js). */
+const ledger = createLedger();
+
+/** A POST as the table's own requests make it; null where Knock cannot be reached. @param {string} url @param {string} body */
+async function post(url, body) {
+  sending(true);
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      body,
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "HX-Request": "true",
+        "HX-Target": "table",
+        "HX-Current-URL": location.href,
+      },
+    });
+    if (!NAMES.proxyDown.includes(response.status)) return response;
+    sending(false);
+    return null;
+  } catch {
+    sending(false);
+    return null; // no connection
+  }
+}
+
+// The outbox is opened as the module loads, before the first paint: a tap made meanwhile waits
+// for it in the page. Where IndexedDB cannot be had, it lives in the page's memory, and says so.
+const ready = (async () => {
+  const opened = await openOutbox({
+    indexedDB: "indexedDB" in window ? indexedDB : null,
+    channel: "BroadcastChannel" in window ? new BroadcastChannel(NAMES.storage.outbox) : null,
+    legacy: localStorage,
+    onFallback: (error) => report("outbox", `kept in the page only: ${error}`),
+  });
+  outbox = opened;
+  sender = createSender({
+    outbox: opened,
+    post,
+    lock: alone,
+    onAnswer: answered,
+    onFault: (message) => report("outbox", message),
+    onIdle: idle,
+  });
+  return { outbox: opened, sender };
+})();
+ready.catch((error) => report("outbox", error));
+
+const recorder = createRecorder({ ready, say: word });
 
 /** The table the page was drawn with, as the engine reads it (game.html's engine-table). @returns {EngineTable | null} */
 function engineTable() {
@@ -45,36 +111,25 @@ function shownVersion() {
   return Number(table()?.dataset.version || 0);
 }
 
-/** The rounds of this game waiting on the phone. */
+/** The rounds of this game waiting on the phone (the one on its way among them). */
 function waiting() {
   return outbox ? outbox.seen(here).rounds : [];
 }
 
-/** @type {Map<string, string>} what was tapped for each round htmx sent, by its tap id */
-const tappedOf = new Map();
-
-// Rounds being put in the outbox (played on the phone first): one at a time, in the order
-// tapped, each made on the table the ones before it lead to.
-let keeping = Promise.resolve();
-let toKeep = 0;
-
-/* The Record htmx is sending now, until its answer is drawn: the rounds tapped meanwhile are made
-   on the table it leads to, wait behind it (never sent beside it, where one would cancel the
-   other), and, if it cannot be sent, come after it in the outbox. */
-/** @type {{body: string, done: Promise<void>, finish: () => void} | null} */
-let flight = null;
-
-/** Whether a Record tap waits on the phone rather than go to Knock now. */
-function mustWait() {
-  return !navigator.onLine || flight !== null || toKeep > 0 || waiting().length > 0 || (!!outbox && outbox.seen(here).start !== null);
+/** What the waiting box lists (ledger.js). @returns {Entry[]} */
+function notSent() {
+  const flying = sender?.flying();
+  return /** @type {Entry[]} */ (ledger.listed(waiting(), flying && flying.game === here ? flying.id : undefined));
 }
 
-/** The rounds ahead of the one being tapped, as the form's fields: the one on its way, then
- * the ones waiting (none while one is refused: the table settles it first). */
+/** The rounds ahead of the table shown, as the form's fields; null where the table shown is
+ * not the one they were made on (an answer on its way to the page), or one is refused (the
+ * table settles it first). */
 function roundsAhead() {
   const kept = waiting();
-  const rounds = kept.some((entry) => entry.refused) ? [] : kept.map((entry) => entry.body);
-  return (flight ? [flight.body, ...rounds] : rounds).map(fieldsOf);
+  if (kept.some((entry) => entry.refused)) return null;
+  if (kept.length && versionOf(kept[0].body) !== shownVersion()) return null;
+  return kept.map((entry) => fieldsOf(entry.body));
 }
 
 /** A form's body as it is sent. @param {HTMLFormElement} form */
@@ -82,25 +137,21 @@ function bodyOf(form) {
   return new URLSearchParams(/** @type {any} */ (new FormData(form)));
 }
 
-/** @param {URLSearchParams | string} body @returns {Fields} */
-function fieldsOf(body) {
-  /** @type {Fields} */
-  const fields = {};
-  for (const [name, value] of new URLSearchParams(body)) (fields[name] ||= []).push(value);
-  return fields;
-}
-
-/** A tap's own id, made on the phone when it is tapped (never one a kept page carries). */
-function tapId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+/** What the ending chosen on the form cannot be recorded without, in the server's words. @param {HTMLFormElement} form @returns {Record<string, string>} */
+function needsOf(form) {
+  const ending = chosenEnding(form);
+  try {
+    return JSON.parse(ending?.dataset.needs || "{}");
+  } catch {
+    return {};
+  }
 }
 
 /* ---- the engine's answers ------------------------------------------------------------- */
 
 /**
- * The waiting rounds (none while one is refused: the table settles it first) and `more`,
- * played on the phone from the table the page shows; null where the engine cannot say.
+ * The waiting rounds and `more`, played on the phone from the table the page shows; null where
+ * the engine cannot say.
  * @param {Fields[]} more @returns {Promise<Asked | null>}
  */
 async function ask(more) {
@@ -108,6 +159,7 @@ async function ask(more) {
   if (!engine.ready() || !shown) return null;
   if (shown.engine !== document.getElementById("engine")?.dataset.version) return null;
   const rounds = roundsAhead();
+  if (!rounds) return null;
   const version = shownVersion();
   try {
     return { answer: await engine.play(shown, [...rounds, ...more]), version, count: rounds.length + more.length };
@@ -148,23 +200,21 @@ export async function drawWaiting(how = { toast: false }) {
   drawAnswer(await ask([]), how);
 }
 
-/* The round being tapped is played on the phone as it is tapped, so that Record has only to
-   draw it: the tiles change in the frame of the tap. Only online with nothing waiting; the
-   answer is kept for the table's version and the form as it was. */
+/* The round being tapped, played on the phone as it is tapped: Record has only to draw it. */
 /** @type {{key: string, asked: Asked | null | undefined}} */
 let ahead = { key: "", asked: undefined };
 
 /** @param {string} body */
 function aheadKey(body) {
-  return `${shownVersion()} ${body}`;
+  return `${shownVersion()} ${waiting().length} ${body}`;
 }
 
 /** Play the form's round ahead (after the rounds waiting on the phone, if any): its preview is
- * the engine's, and online Record draws it at once. @param {HTMLFormElement} form @returns {Promise<void>} */
+ * the engine's, and Record draws it at once. @param {HTMLFormElement} form @returns {Promise<void>} */
 export async function playAhead(form) {
   if (!engine.ready()) return;
   const body = bodyOf(form).toString();
-  const key = aheadKey(`${waiting().length} ${body}`);
+  const key = aheadKey(body);
   if (ahead.key === key) return;
   delete form.dataset.ahead;
   const mine = { key, asked: /** @type {Asked | null | undefined} */ (undefined) };
@@ -214,7 +264,7 @@ export function serverPreviewNeeded() {
 
 /** The engine's answer for the form's round as it now is (played ahead), if it has come. @param {HTMLFormElement} form */
 function aheadFor(form) {
-  return ahead.key === aheadKey(`${waiting().length} ${bodyOf(form).toString()}`) ? ahead.asked : undefined;
+  return ahead.key === aheadKey(bodyOf(form).toString()) ? ahead.asked : undefined;
 }
 
 /* ---- what the page says ---------------------------------------------------------------- */
@@ -261,14 +311,19 @@ function roundWords(entry) {
 
 let everSent = false;
 
-/** The waiting box: the rounds on the phone, what was refused and the choice it asks for. */
+/** The waiting box: the rounds on the phone not on their way, what was refused and the choice
+ * it asks for; and, where the phone keeps rounds only as long as the page, that it does. */
 export function showWaiting() {
   const box = document.getElementById("waiting");
   if (!box || !outbox) return;
-  const { rounds, start } = outbox.seen(here);
-  document.documentElement.toggleAttribute("data-unsent", rounds.length > 0);
+  const { start } = outbox.seen(here);
+  const rounds = notSent();
+  document.documentElement.toggleAttribute("data-unsent", waiting().length > 0);
   /** @type {Node[]} */
   const parts = [];
+  if (!outbox.lasting && waiting().length) {
+    parts.push(line(word("page_only", "This phone cannot store rounds: keep this page open until they are sent."), "error page-only"));
+  }
   if (start && start.refused) {
     // Knock would not start the game this phone started (a club's games full, say).
     parts.push(line(start.refused, "error"));
@@ -288,12 +343,16 @@ export function showWaiting() {
       parts.push(line(word("counted_later", "Knock counts them when the connection is back."), "later"));
     }
     if (!head.refused) parts.push(button(word("send_now", "Send now"), "retry"));
-  } else if (everSent) {
+  } else if (everSent && !waiting().length) {
     parts.push(line(word("all_saved", "Every round is saved."), "all-saved"));
   }
   box.hidden = !parts.length;
   box.classList.toggle("saved", !rounds.length && !start);
-  box.replaceChildren(...parts);
+  // Drawn again only where it says something new: a button redrawn under a thumb (each try of
+  // the sender ends here) loses the tap.
+  const drawn = document.createElement("div");
+  drawn.append(...parts);
+  if (drawn.innerHTML !== box.innerHTML) box.replaceChildren(...drawn.childNodes);
 }
 
 /** A refused round alone: why, what the table holds instead, and one tap for each choice. @param {Entry} entry */
@@ -326,132 +385,117 @@ function refusedParts(entry) {
   return parts;
 }
 
-/* ---- a round kept on the phone -------------------------------------------------------- */
+/* ---- the tap and the answer ------------------------------------------------------------ */
 
-/**
- * The round of `form` kept to be sent later, made on the table the waiting rounds lead to;
- * refused where the engine refuses it, as the server would. The form starts the next round at
- * once (`clear`, at a Record tap; a round htmx could not send was cleared when it was sent), so
- * a quick tap on the next round is never wiped; a refused round comes back to the form if
- * nothing was tapped since.
- * A round htmx could not send (`clear` false) is not sent again at once: Knock could not be
- * reached a moment ago; it goes when the connection is back, or with Retry.
- * @param {HTMLFormElement} form @param {URLSearchParams} body @param {boolean} clear
- */
-function keep(form, body, clear) {
-  const tapped = tappedOf.get(body.get(NAMES.fields.tapId) || "") ?? tappedWords(form);
-  if (clear) clearTaps(form);
-  toKeep += 1;
-  // After the round on its way: until its answer is drawn, or, where it could not be sent,
-  // until it is kept (notSent), so this one is made on the table that one leads to.
-  const waitFor = Promise.all([flight?.done, keepingUnsent]);
-  keeping = keeping
-    .then(() => waitFor)
-    .then(() => keepNow(form, body, tapped, clear && navigator.onLine))
-    .catch((error) => report("outbox", error))
-    .finally(() => {
-      toKeep -= 1;
-    });
-  return keeping;
-}
+/** Rounds the engine drew at the tap: no "not sent" line is needed for them, the tiles say it. */
+const drawnOnPhone = new Set();
 
-/** @param {HTMLFormElement} form @param {URLSearchParams} body @param {string} tapped @param {boolean} send */
-async function keepNow(form, body, tapped, send) {
-  const before = waiting();
-  const id = body.get(NAMES.fields.tapId) || tapId();
-  body.set(NAMES.fields.version, String(shownVersion() + before.length));
-  body.set(NAMES.fields.confirm, "1");
-  const asked = await ask([fieldsOf(body)]);
-  const why = asked ? refusalOf(asked) : "";
-  if (why) {
-    if (!hasTaps(form)) putTaps(form, fieldsOf(body));
-    return sayInPreview(why);
-  }
-  const played = asked && !asked.answer.stopped ? asked.answer.played : [];
-  /** @type {Entry} */
-  const entry = {
-    id,
-    url: form.getAttribute("hx-post") || form.action,
-    body: body.toString(),
-    number: Number(table()?.dataset.nextRound || 0) + before.length,
-    tapped,
-    headline: played.length ? played[played.length - 1].view.headline : "",
-  };
-  try {
-    if (!outbox) throw new Error("no outbox");
-    if ((await outbox.add(here, entry)) === "full") {
-      return sayInPreview(fill(word("too_many_waiting", "At most {n} rounds can wait on a phone: connect to send them first."), { n: NAMES.mostWaiting }));
-    }
-  } catch (error) {
-    report("outbox", error);
-    return sayInPreview(word("not_kept", "This phone could not keep the round: record it again."));
-  }
-  document.getElementById("preview")?.replaceChildren();
-  // Drawn from the engine's answer; or, where the table was drawn anew meanwhile (an answer
-  // to a round sent before it), played again on the table as it now is.
-  if (!drawAnswer(asked) && !(asked && drawAnswer(await ask([])))) sayNotSent();
-  if (send) sender.send(here);
-}
-
-/* ---- the taps ------------------------------------------------------------------------- */
-
-/** A Record tap, seen before htmx's own listener (the click's capture). @param {MouseEvent} event */
+/** A Record tap: refused at once, or kept in the outbox and sent; htmx and the form's own
+ * submit never see it. @param {MouseEvent} event */
 function onRecordTap(event) {
   const target = /** @type {HTMLElement} */ (event.target);
   const confirm = /** @type {HTMLButtonElement | null} */ (target.closest && target.closest("#record button[name=confirm]"));
-  if (!confirm || confirm.disabled || !confirm.form) return;
-  const form = confirm.form;
-  const body = bodyOf(form).toString();
+  if (!confirm || !confirm.form) return;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  if (confirm.disabled) return;
+  // Until the tap is kept (a few milliseconds): a second tap on the same round is not a second round.
+  confirm.disabled = true;
+  tap(confirm.form)
+    .catch((error) => report("outbox", error))
+    // Enabled again, unless the round drawn at the tap ended the game.
+    .finally(() => (confirm.disabled = !!confirm.form?.classList.contains("over")));
+}
+
+/** A Record tap: refused, or drawn and the form cleared in the tap's own task; then kept (or
+ * put back, said). @param {HTMLFormElement} form @returns {Promise<void>} */
+async function tap(form) {
+  const body = bodyOf(form);
+  const fields = fieldsOf(body);
+  const needs = needsOf(form);
   const known = aheadFor(form);
-  const why = known ? refusalOf(known) : "";
-  if (why || mustWait()) {
-    // Refused as the server would refuse it, or kept on the phone: htmx sends nothing.
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    if (why) return sayInPreview(why);
-    // A tap id of its own: the one the page came with may have gone with an earlier round.
-    const kept = bodyOf(form);
-    kept.set(NAMES.fields.tapId, tapId());
-    keep(form, kept, true);
+  // A preview on its way would draw over what this tap says: the round's refusal, or the next
+  // round's form.
+  htmx()?.trigger(form, "htmx:abort");
+  // Refused as the server would refuse it: nothing is kept, the taps stay, with why.
+  const why = lacking(fields, needs) || (known ? refusalOf(known) : "");
+  if (why) return sayInPreview(why);
+  const base = { version: shownVersion(), next: Number(table()?.dataset.nextRound || 0) };
+  const played = known && !known.answer.stopped ? known.answer.played : [];
+  const tapped = tappedWords(form);
+  const drawn = known ? drawAnswer(known, { tapping: true }) : null;
+  // Not played ahead (the engine still busy with the taps): asked now, on the table as tapped,
+  // so what it says of the round holds even if the table moves on (another phone's round, a
+  // refusal) before a slow engine answers.
+  const asking = drawn ? null : ask([fields]);
+  clearTaps(form);
+  document.getElementById("preview")?.replaceChildren();
+  const headline = played.length ? played[played.length - 1].view.headline : "";
+  const check = await recorder.keep(here, { body, tapped, base, url: form.getAttribute("action") || "", needs, headline });
+  if (!check.kept) {
+    // The taps come back to the form (unless the next round is being tapped), with why, and
+    // the table as it was.
+    if (!hasTaps(form)) putTaps(form, fields);
+    if (drawn) drawAnswer(await ask([]), { toast: false });
+    return sayInPreview(check.why);
+  }
+  ledger.kept(check.id, { online: navigator.onLine, alone: waiting().length === 1 });
+  let view = drawn;
+  if (!view) {
+    // The engine had not played this very round ahead: drawn now (if the table is still the one
+    // tapped on), and what it did kept with the round for the waiting box.
+    const asked = await asking;
+    view = drawAnswer(asked, { tapping: true });
+    const said = asked && !asked.answer.stopped ? asked.answer.played[asked.answer.played.length - 1]?.view.headline : "";
+    if (said && !headline) await outbox?.describe(here, check.id, said).catch((error) => report("outbox", error));
+  }
+  if (view) drawnOnPhone.add(check.id);
+  if (!navigator.onLine && !drawnOnPhone.has(check.id)) sayNotSent();
+  showWaiting();
+}
+
+/** Knock answered a round the sender took to it: this page's table is drawn from the answer
+ * (the taps made meanwhile stay). A round Knock refused by the rules, alone on the phone, comes
+ * back to the form with Knock's words beside it, as the answer draws it.
+ * @param {Answer} answer */
+function answered(answer) {
+  drawnOnPhone.delete(answer.id);
+  window.setTimeout(() => sending(false), 0);
+  if (answer.game !== here || !document.getElementById("table")) return;
+  if (!answer.html.includes('id="table"')) {
+    // Not Knock's table (a proxy's page, a refusal of the request itself): the table stays.
+    report("outbox", `an answer without the table (${answer.status}, ${answer.outcome})`);
     return;
   }
-  if (known) drawAnswer(known, { tapping: true });
-  else ask([fieldsOf(body)]).then((asked) => drawAnswer(asked, { tapping: true }));
+  // Said on the table Knock answered with, the taps of a refused round back on its form; where
+  // the phone cannot take it off, the waiting box asks the table to settle it.
+  if (outbox) {
+    ledger.takeOff(outbox, answer, waiting(), (error) => report("outbox", error)).then((off) => off || showWaiting());
+  }
+  page.draw(answer.html, answer.outcome);
 }
 
-/** htmx could not reach Knock with a tap: a Record is kept, a preview forgotten.
- * @param {{elt: Element, requestConfig?: {parameters?: Record<string, unknown>, formData?: FormData}}} detail */
-function notSent(detail) {
-  const elt = detail.elt;
-  if (!(elt instanceof HTMLButtonElement) || !elt.form) return;
-  if (elt.name === NAMES.fields.confirm) {
-    // The tap id htmx sent goes with it: if Knock saved it after all, sent again it is "already".
-    const body = new URLSearchParams(/** @type {any} */ (detail.requestConfig?.formData || new FormData(elt.form)));
-    body.set(NAMES.fields.confirm, "1");
-    const sent = flight;
-    flight = null;
-    // Kept first: the rounds tapped while it was on its way wait for it (keep).
-    toKeep += 1;
-    keepingUnsent = keepNow(elt.form, body, tappedOf.get(body.get(NAMES.fields.tapId) || "") ?? "", false)
-      .catch((error) => report("outbox", error))
-      .finally(() => {
-        toKeep -= 1;
-        sent?.finish();
-      });
-  } else if (elt.classList.contains("undo")) {
-    unsentUndo = elt;
-    sayNotSent();
+/** The sender stopped: without a connection, the rounds the tiles do not show as waiting say
+ * so where the thumb is. @param {import("./sender.js").Sent} sent */
+function idle(sent) {
+  sending(false);
+  ledger.idle(sent, waiting());
+  showWaiting();
+  if (sent === "offline" && notSent().some((entry) => !drawnOnPhone.has(entry.id) && !entry.refused)) {
+    if (!document.querySelector("#preview .error")) sayNotSent();
   }
 }
-/** @type {HTMLButtonElement | null} */
-let unsentUndo = null;
-/** The Record htmx could not send, being kept: a round tapped meanwhile waits for it. */
-let keepingUnsent = Promise.resolve();
 
-/** Undo of a round that has not been sent: it comes off the phone. */
+/** Undo of a round that has not been sent: it comes off the phone. One on its way is left to
+ * its answer, and Undo is tapped again on the table that answer draws. */
 async function undoWaiting() {
-  const taken = await outbox?.removeNewest(here);
-  if (!taken) return;
+  const flying = sender?.flying();
+  const taken = await outbox?.removeNewest(here, flying && flying.game === here ? flying.id : undefined);
+  if (!taken) {
+    await sender?.send(here);
+    /** @type {HTMLButtonElement | null} */ (document.querySelector("#table button.undo:not([hidden])"))?.click();
+    return;
+  }
   if (waiting().length) await drawWaiting();
   else {
     const shown = engineTable();
@@ -461,142 +505,112 @@ async function undoWaiting() {
   if (toast) toast.textContent = fill(word("undone_waiting", "Round {n} taken back: it had not been sent."), { n: taken.number });
 }
 
+/** @type {HTMLButtonElement | null} */
+let unsentUndo = null;
+
 /** Send what waits, and try again an Undo that could not be sent. */
 export function resend() {
-  sender.send(here);
-  const tap = unsentUndo;
+  sender?.wake(here);
+  const undo = unsentUndo;
   unsentUndo = null;
-  if (tap && document.contains(tap)) {
-    tap.disabled = false;
-    tap.click();
+  if (undo && document.contains(undo)) {
+    undo.disabled = false;
+    undo.click();
   }
 }
 
-/** A POST as htmx makes it for the table; null where Knock cannot be reached. @param {string} url @param {string} body */
-async function post(url, body) {
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      body,
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "HX-Request": "true",
-        "HX-Target": "table",
-        "HX-Current-URL": location.href,
-      },
-    });
-    return NAMES.proxyDown.includes(response.status) ? null : response;
-  } catch {
-    return null; // no connection
+// The tap is heard from the first moment the module runs (a capture on the document runs
+// before anything on the button).
+document.addEventListener("click", onRecordTap, true);
+
+document.addEventListener("htmx:configRequest", (event) => {
+  const detail = /** @type {CustomEvent} */ (event).detail;
+  const elt = detail.elt;
+  if (elt instanceof HTMLButtonElement && elt.classList.contains("undo") && waiting().length) {
+    event.preventDefault();
+    undoWaiting();
+  }
+});
+// An Undo htmx could not send: Retry sends it again.
+/** @param {Event} event */
+function undoNotSent(event) {
+  const detail = /** @type {CustomEvent} */ (event).detail;
+  const elt = detail.elt;
+  if (event.type === "htmx:responseError" && !NAMES.proxyDown.includes(detail.xhr?.status)) return;
+  if (elt instanceof HTMLButtonElement && elt.classList.contains("undo")) {
+    unsentUndo = elt;
+    sayNotSent();
   }
 }
+document.addEventListener("htmx:sendError", undoNotSent);
+document.addEventListener("htmx:responseError", undoNotSent);
 
-/** Runs `task` alone among this phone's pages, or not at all while another page runs it. */
-const alone = navigator.locks
-  ? (/** @type {string} */ name, /** @type {() => Promise<void>} */ task) =>
-      navigator.locks.request(name, { ifAvailable: true }, (lock) => (lock ? task() : undefined))
-  : undefined;
+document.addEventListener("click", (event) => {
+  const target = /** @type {HTMLElement} */ (event.target);
+  if (!target.closest) return;
+  const settle = /** @type {HTMLElement | null} */ (target.closest(".settle"));
+  if (target.closest(".retry")) resend();
+  else if (settle && target.closest(".drop-mine, .add-after")) {
+    const id = settle.dataset.id || "";
+    const entry = waiting().find((kept) => kept.id === id);
+    if (!entry || !entry.refused) return;
+    const choice = target.closest(".drop-mine") ? "drop" : "after";
+    outbox?.settle(here, id, choice, entry.refused.version).then(() => sender?.send(here));
+  }
+});
+
+// What wakes the sender: the connection back, the page shown again, any answer from Knock (a
+// Wi-Fi that drops packets never says it was gone); and its own timer while Knock cannot be
+// reached.
+window.addEventListener("online", resend);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") sender?.wake(here);
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (!(/** @type {CustomEvent} */ (event).detail.successful)) return;
+  if (waiting().length || !sender?.busy()) sender?.wake(here);
+});
+
+/** Send what waits for this game now: true once nothing of it waits (Play again starts the
+ * next game on Knock only from a game Knock has seen end). */
+export async function sendWaiting() {
+  const open = await ready;
+  await open.sender.send(here);
+  return (await open.outbox.read(here)).rounds.length === 0;
+}
+
+/** A game started on this phone, kept to be started on Knock after what waits of this one. @param {string} game @param {import("./contract.js").Start} start */
+export async function keepStart(game, start) {
+  const open = await ready;
+  if (!open.outbox.lasting) throw new Error("this phone cannot store a game started without a connection");
+  await open.outbox.setStart(game, start);
+}
 
 /**
- * Open the outbox, make the sender, and wire the Record tap into the page; `draw` draws the
- * table from Knock's answer to a round that waited (the page keeps the taps made meanwhile).
- * @param {{draw: (html: string, outcome: string) => void}} page
+ * Wire the page's drawing of Knock's answers in, and start what the table needs once it has
+ * painted: the rounds waiting read and shown, sent, and the engine.
+ * @param {Page} drawing
  */
-export async function start({ draw }) {
+export async function start(drawing) {
+  page = drawing;
+  let open;
   try {
-    outbox = await openOutbox({
-      indexedDB,
-      channel: "BroadcastChannel" in window ? new BroadcastChannel(NAMES.storage.outbox) : null,
-      legacy: localStorage,
-    });
-  } catch (error) {
-    // No IndexedDB (a private window of some browsers): the table plays over the server.
-    report("outbox", error);
+    open = await ready;
+  } catch {
     return;
   }
-  sender = createSender({
-    outbox,
-    post,
-    lock: alone,
-    onAnswer({ game, outcome, html, status }) {
-      if (game !== here || !document.getElementById("table")) return;
-      if (!html.includes('id="table"')) {
-        // Not Knock's table (a proxy's page, a refusal of the request itself): the table stays.
-        report("outbox", `an answer without the table (${status}, ${outcome})`);
-        return;
-      }
-      draw(html, outcome);
-    },
-    onFault: (message) => report("outbox", message),
-  });
   engine.listen((state) => {
     if (state === "ready") drawWaiting();
     showWaiting();
   });
-  document.addEventListener("click", onRecordTap, true);
-  document.addEventListener("htmx:configRequest", (event) => {
-    const detail = /** @type {CustomEvent} */ (event).detail;
-    const elt = detail.elt;
-    if (elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm && elt.form) {
-      const id = tapId();
-      detail.parameters[NAMES.fields.tapId] = id;
-      // What was tapped, said now: the form starts the next round before the answer comes.
-      tappedOf.set(id, tappedWords(elt.form));
-      const body = bodyOf(elt.form);
-      body.set(NAMES.fields.tapId, id);
-      /** @type {() => void} */
-      let finish = () => {};
-      const done = new Promise((resolve) => (finish = () => resolve(undefined)));
-      flight = { body: body.toString(), done, finish };
-    } else if (elt instanceof HTMLButtonElement && elt.classList.contains("undo") && waiting().length) {
-      event.preventDefault();
-      undoWaiting();
-    }
+  open.outbox.listen((game) => {
+    if (game === here) showWaiting();
   });
-  document.addEventListener("htmx:sendError", (event) => notSent(/** @type {CustomEvent} */ (event).detail));
-  // Knock answered the Record on its way (saved, or not): the table it draws is the one the
-  // rounds tapped meanwhile are made on.
-  document.addEventListener("htmx:beforeSwap", (event) => {
-    const detail = /** @type {CustomEvent} */ (event).detail;
-    const elt = detail.requestConfig?.elt;
-    if (!flight || !(elt instanceof HTMLButtonElement) || elt.name !== NAMES.fields.confirm) return;
-    if (NAMES.proxyDown.includes(detail.xhr.status)) return; // notSent keeps it
-    const sent = flight;
-    flight = null;
-    // Once the swap that follows has drawn the table (htmx swaps in this same task).
-    window.setTimeout(() => sent.finish(), 0);
-  });
-  document.addEventListener("htmx:responseError", (event) => {
-    const detail = /** @type {CustomEvent} */ (event).detail;
-    if (NAMES.proxyDown.includes(detail.xhr.status)) notSent(detail);
-  });
-  document.addEventListener("click", (event) => {
-    const target = /** @type {HTMLElement} */ (event.target);
-    if (!target.closest) return;
-    const settle = /** @type {HTMLElement | null} */ (target.closest(".settle"));
-    if (target.closest(".retry")) resend();
-    else if (settle && target.closest(".drop-mine, .add-after")) {
-      const id = settle.dataset.id || "";
-      const entry = waiting().find((kept) => kept.id === id);
-      if (!entry || !entry.refused) return;
-      const choice = target.closest(".drop-mine") ? "drop" : "after";
-      outbox?.settle(here, id, choice, entry.refused.version).then(() => sender.send(here));
-    }
-  });
-  window.addEventListener("online", resend);
-  // Knock answered something (a poll, say) while rounds wait: the connection is back, though
-  // the phone never said it was gone (a Wi-Fi that drops packets, not the link).
-  document.addEventListener("htmx:afterRequest", (event) => {
-    if (/** @type {CustomEvent} */ (event).detail.successful && waiting().length) sender.send(here);
-  });
-  outbox.listen((game) => {
-    if (game !== here) return;
-    showWaiting();
-  });
-  await outbox.read(here);
+  await open.outbox.read(here);
+  ledger.allWaited(waiting());
   showWaiting();
-  if (navigator.onLine) sender.send(here);
+  drawWaiting();
+  open.sender.send(here);
   // What draws the engine's answers comes first: it is small, the engine takes seconds.
   if (document.getElementById("engine")) await loadBoard();
   engine.start();

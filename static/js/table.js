@@ -1,40 +1,21 @@
 // @ts-check
-/* The table page's start: the taps at once; once the table has painted, the Record tap's part
- * (record.js: the outbox, the sender, the engine); and htmx's swaps tied to them, so that a tap
- * made while an answer arrives survives it. It asks the service worker to keep what the table
- * needs offline, and says when the phone is ready for an evening without a connection. */
+/* The table page's start: the taps at once, and the Record tap's one path (record.js: the
+ * outbox, the sender) from the first moment, so a tap is kept from the first paint; the engine
+ * once the table has painted; and htmx's swaps tied to them, so that a tap made while an answer
+ * arrives survives it. It asks the service worker to keep what the table needs offline, and
+ * says when the phone is ready for an evening without a connection. */
 import { NAMES } from "./contract.js";
 import { report } from "./faults.js";
+import { htmx } from "./htmx.js";
+import * as record from "./record.js";
 import { buzzIfSaved, keepCardsOpen, listen as listenSettings } from "./settings.js";
-import { chosenEnding, clearTaps, hasTaps, listen as listenTaps, putTaps, recordForm, roundFields, sync } from "./taps.js";
+import { chosenEnding, hasTaps, listen as listenTaps, putTaps, recordForm, roundFields, sync } from "./taps.js";
 import { word } from "./words.js";
 
 /** @typedef {Record<string, string[]>} Fields */
 
 const TOAST_SECONDS = 4;
-const htmx = /** @type {any} */ (window).htmx;
-
-/** @type {typeof import("./record.js") | null} the Record tap's part, loaded after the first paint */
-let record = null;
-/** @type {(loaded: typeof import("./record.js")) => void} */
-let recordLoaded = () => {};
-const recordReady = new Promise((resolve) => (recordLoaded = resolve));
 let lastOutcome = "";
-
-/* A Record tap in the moment before its part has come waits for it (a document's capture
-   listener runs before htmx's own on the button). */
-document.addEventListener(
-  "click",
-  (event) => {
-    const target = /** @type {HTMLElement} */ (event.target);
-    const confirm = target.closest && /** @type {HTMLButtonElement | null} */ (target.closest("#record button[name=confirm]"));
-    if (!confirm || record) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    recordReady.then(() => confirm.click());
-  },
-  true
-);
 
 /* ---- taps kept across a swap ----------------------------------------------------------- */
 
@@ -53,61 +34,65 @@ listenTaps((form) => {
 /** The round being tapped, played ahead by the engine; the server's preview asked only where
  * the engine cannot say (htmx sends it on knock:preview). @param {HTMLFormElement} form */
 async function preview(form) {
-  if (record) await record.playAhead(form);
-  if (!record || record.serverPreviewNeeded()) htmx.trigger(form, "knock:preview");
+  await record.playAhead(form);
+  if (record.serverPreviewNeeded()) htmx()?.trigger(form, "knock:preview");
 }
 
 document.addEventListener("input", (event) => {
   const target = /** @type {HTMLElement} */ (event.target);
   const form = recordForm();
-  if (form && target.closest && target.closest(".card-entry")) htmx.trigger(form, "knock:typed");
+  if (form && target.closest && target.closest(".card-entry")) htmx()?.trigger(form, "knock:typed");
 });
 
-// A Record on its way: a preview asked now (a typed card's, after its delay) would replace it
-// (the form's requests are synced), and would preview a round already sent.
-let sending = false;
+// A preview never records (htmx sends the last submit button focused with the form's requests).
+document.addEventListener("htmx:configRequest", (event) => {
+  const detail = /** @type {CustomEvent} */ (event).detail;
+  if (detail.elt === recordForm()) delete detail.parameters[NAMES.fields.confirm];
+});
+
+// A preview of a form with nothing tapped (the round just recorded has left it) says nothing.
 document.addEventListener("htmx:confirm", (event) => {
   const elt = /** @type {CustomEvent} */ (event).detail.elt;
-  if (elt === recordForm() && (sending || !hasTaps(/** @type {HTMLFormElement} */ (elt)))) event.preventDefault();
+  if (elt === recordForm() && !hasTaps(/** @type {HTMLFormElement} */ (elt))) event.preventDefault();
 });
-// Its end (the answer drawn, or no answer): heard on the document while the button is in it.
-for (const type of ["htmx:afterRequest", "htmx:sendError"]) {
-  document.addEventListener(type, (event) => {
-    const elt = /** @type {CustomEvent} */ (event).detail.elt;
-    if (elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm) sending = false;
-  });
+
+/** The version of the table a piece of markup draws (its #table's), or -1. @param {string} html */
+function versionIn(html) {
+  const found = /id="table"[^>]*data-version="(\d+)"/.exec(html);
+  return found ? Number(found[1]) : -1;
 }
 
-document.addEventListener("htmx:beforeSend", (event) => {
-  const elt = /** @type {CustomEvent} */ (event).detail.elt;
-  if (elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm && elt.form) {
-    // Sent: the next round starts from nothing.
-    sending = true;
-    clearTaps(elt.form);
-  }
-});
+/** Whether `html` draws a table older than the one shown (a game's version only grows). @param {string} html */
+function older(html) {
+  const shown = Number(document.getElementById("table")?.dataset.version ?? -1);
+  const incoming = versionIn(html);
+  return incoming >= 0 && incoming < shown;
+}
 
 document.addEventListener("htmx:beforeSwap", (event) => {
   const detail = /** @type {CustomEvent} */ (event).detail;
   if (detail.target?.id !== "table") return;
+  if (older(detail.serverResponse ?? detail.xhr?.responseText ?? "")) {
+    detail.shouldSwap = false;
+    return;
+  }
   const form = recordForm();
   kept = form && hasTaps(form) ? roundFields(form) : null;
-  const elt = detail.requestConfig?.elt;
-  lastOutcome = elt instanceof HTMLButtonElement && elt.name === NAMES.fields.confirm ? detail.xhr.getResponseHeader(NAMES.headers.outcome) || "" : "";
-  buzzIfSaved(lastOutcome);
+  lastOutcome = "";
 });
 
 /** The table drawn from Knock's answer to a round the sender took to it (not a swap htmx made,
  * so no beforeSwap): the taps on the next round made meanwhile are kept across it the same way.
  * @param {string} html @param {string} outcome */
 function drawAnswer(html, outcome) {
+  if (older(html)) return buzzIfSaved(outcome);
   const form = recordForm();
   kept = form && hasTaps(form) ? roundFields(form) : null;
-  // Whatever Knock said of the waiting round, the taps on the next round stay, and the focus
-  // stays where the thumb is.
-  lastOutcome = "";
+  // Whatever Knock said of the round, the taps on the next round made meanwhile stay, and the
+  // focus stays where the thumb is; with none made, the next round starts where a round does.
+  lastOutcome = kept ? "" : outcome;
   buzzIfSaved(outcome);
-  htmx.swap("#table", html, { swapStyle: "outerHTML" }, { select: "#table" });
+  htmx()?.swap("#table", html, { swapStyle: "outerHTML" }, { select: "#table" });
   settled();
 }
 
@@ -117,16 +102,15 @@ let toastTimer = 0;
  * round starts (without moving the page). */
 function settled() {
   const form = recordForm();
-  if (form && kept && lastOutcome !== "refused") {
+  if (form && kept) {
     putTaps(form, kept);
-    record?.playAhead(form);
+    record.playAhead(form);
   } else if (form) {
     sync(form);
   }
   kept = null;
-  sending = false;
-  record?.drawWaiting();
-  record?.showWaiting();
+  record.drawWaiting();
+  record.showWaiting();
   keepCardsOpen();
   const toast = document.getElementById("toast");
   if (toast && toast.textContent?.trim()) {
@@ -180,12 +164,10 @@ requestAnimationFrame(() => {
   later(
     async () => {
       try {
-        record = await import("./record.js");
         await record.start({ draw: drawAnswer });
       } catch (error) {
         report("error", `the table's Record part: ${error}`);
       }
-      if (record) recordLoaded(record);
       if (document.getElementById("again")) import("./again.js");
       readyForOffline().catch((error) => report("error", `ready for offline: ${error}`));
     },

@@ -324,7 +324,7 @@ def test_a_round_the_server_refuses_rolls_back_to_its_table_and_says_so(browser,
     context.close()
 
 
-def test_a_record_tap_draws_the_round_played_as_it_was_tapped_before_htmx_sends_it(
+def test_a_record_tap_draws_the_round_played_as_it_was_tapped_before_it_is_sent(
     browser, live_server
 ):
     game = make_game(players=("Ana", "Ben", "Cara"))
@@ -334,19 +334,27 @@ def test_a_record_tap_draws_the_round_played_as_it_was_tapped_before_htmx_sends_
     # The phone played the round as it was tapped: Record has only to draw it.
     page.wait_for_function("() => document.getElementById('record').dataset.ahead === 'played'")
     drawn = page.evaluate(
-        """() => {
+        """() => new Promise((resolve) => {
             const tiles = () => document.querySelector("#table .scoreboard").textContent;
             const before = tiles();
-            let sent = null;
-            document.addEventListener("htmx:beforeSend", () => { sent = tiles(); }, {once: true});
+            // The tiles as they are when the sender posts the round (the one path: never htmx).
+            const fetched = window.fetch;
+            let drawn = null;
+            window.fetch = (url, init) => {
+                if (init?.method === "POST" && String(url).endsWith("/record")) {
+                    window.fetch = fetched;
+                    resolve({...drawn, sent: tiles()});
+                }
+                return fetched(url, init);
+            };
             document.querySelector("#record button[name=confirm]").click();
             // Read in the click's own task, before any answer could have come back.
-            return {before, sent, now: tiles(), lost: [...document.querySelectorAll(
+            drawn = {before, now: tiles(), lost: [...document.querySelectorAll(
                 "#table .scoreboard .seat")].map((seat) => seat.querySelectorAll(".token.lost").length)};
-        }"""
+        })"""
     )
     assert drawn["now"] != drawn["before"]
-    assert drawn["sent"] == drawn["now"]  # drawn before htmx sent the round
+    assert drawn["sent"] == drawn["now"]  # drawn in the tap's own task, before it was sent
     assert drawn["lost"] == [0, 0, 1]
     assert "not saved yet" in drawn["now"]
     # The server's answer draws the same table, saved.

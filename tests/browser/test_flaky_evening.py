@@ -85,7 +85,7 @@ def test_an_evening_on_a_flaky_wifi_loses_doubles_and_blocks_no_round(browser, l
                 before = waiting_rounds(page)
                 tile(page, knocker).click()
                 page.locator("#record button[name=confirm]").click()
-                expect(page.locator("#preview .error")).to_contain_text("name the lowest players")
+                expect(page.locator("#preview .error")).to_contain_text("Say who was lowest")
                 assert waiting_rounds(page) == before
                 tile(page, lowest).click()  # the knocker stays marked: the round is finished
                 page.locator("#record button[name=confirm]").click()
@@ -138,19 +138,40 @@ def test_an_evening_on_a_flaky_wifi_loses_doubles_and_blocks_no_round(browser, l
     assert Game.objects.get(pk=game.pk).version == 24
 
 
-def test_two_phones_with_the_same_hand_offline_settle_it_in_one_tap(browser, live_server):
+# A phone whose engine answers each question `ms` late (a cheap phone, or one busy keeping the
+# engine's snapshot): the browser's own Worker, slowed; Knock's code is untouched.
+SLOW_ENGINE = """ms => {
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+        if (message && message.play) setTimeout(() => post.call(this, message, ...rest), ms);
+        else post.call(this, message, ...rest);
+    };
+}"""
+
+
+@pytest.mark.parametrize("engine_late_ms", [0, 3000], ids=["engine-at-once", "engine-slow"])
+def test_two_phones_with_the_same_hand_offline_settle_it_in_one_tap(
+    browser, live_server, engine_late_ms
+):
     """Both phones record Ana's knock, Cara lowest, without a connection. The first to send it
     stands; the second shows its round beside the one saved, the same hand, and one tap drops
-    its own: the hand costs Cara one life, not two."""
+    its own: the hand costs Cara one life, not two. On a phone whose engine answers after Knock
+    has refused its round, what the round did still shows beside the one saved."""
     game = make_game(players=("Ana", "Ben", "Cara"))
     url = game.get_absolute_url()
     with wifi_to(live_server) as (wifi_a, base_a), wifi_to(live_server) as (wifi_b, base_b):
         context_a, a = ready_phone(browser, base_a + url)
         context_b, b = ready_phone(browser, base_b + url)
+        if engine_late_ms:
+            b.evaluate(SLOW_ENGINE, engine_late_ms)
         wifi_a.cut()
         wifi_b.cut()
         tap(a, 0, 2, 1)
         tap(b, 0, 2, 1)
+        # Each phone has found Knock out of reach (the Wi-Fi does not say it is gone): its round
+        # has waited. A send still on its way would reach Knock once mended, answered at once.
+        for phone in (a, b):
+            expect(phone.locator("#waiting .count")).to_have_text("1 round not sent yet")
         wifi_a.mend()
         send_now(a)
         all_saved(a, timeout=20_000)

@@ -7,6 +7,10 @@ from playwright.sync_api import expect
 PLAYERS = [("Ben", "KS 9S 2H"), ("Cara", "AC 9C 7C"), ("You", "KH QH 5H"), ("Ana", "AD 8D 6C")]
 
 
+# Where an element starts on the page, however far the page is scrolled.
+PAGE_TOP = "element => element.getBoundingClientRect().top + window.scrollY"
+
+
 def open_referee(page, live_server):
     page.goto(live_server.url + "/referee/")
     # A mark on the window: it disappears if the page ever reloads.
@@ -49,9 +53,14 @@ def test_a_disputed_knock_settled_by_picked_cards(phone, live_server):
     for i, (_name, cards) in enumerate(PLAYERS):
         row = phone.locator(f"#player-{i}")
         row.get_by_text("Pick cards").click()
+        grid = row.locator(".grid")
+        top = grid.evaluate(PAGE_TOP)
         for code in cards.split():
             row.locator(f"label.pick:has(input[value='{code}'])").click()
-    expect(phone.locator("#hand-3")).to_contain_text("19")
+        expect(phone.locator(f"#hand-{i}")).to_contain_text(("19", "27", "25", "19")[i])
+        # The hand's words came above the grid without moving it: a card is never moved
+        # between a thumb's touch and its release.
+        assert grid.evaluate(PAGE_TOP) == top
     phone.locator("#player-0").get_by_text("Knocked").click()
     # Had Ana ended above 19, Ben alone at the bottom loses 2: swap Ana's 8♦ for the 10♦.
     ana = phone.locator("#player-3")

@@ -110,3 +110,46 @@ test("rounds an older Knock kept in localStorage are moved in once, none lost", 
   assert.equal((await outbox.read(OTHER)).start.url, "/again");
   assert.deepEqual([...kept.keys()], ["knock-theme"]);
 });
+
+test("a release that upgrades the outbox keeps every round an older release left waiting", async () => {
+  // Version 1 of the outbox, as the release before this one made it, with two rounds waiting.
+  const { IDBFactory } = await import("fake-indexeddb");
+  const indexedDB = new IDBFactory();
+  await new Promise((resolve, reject) => {
+    const opening = indexedDB.open("knock", 1);
+    opening.onupgradeneeded = () => {
+      const db = opening.result;
+      const rounds = db.createObjectStore("rounds", { keyPath: "seq", autoIncrement: true });
+      rounds.createIndex("game", "game");
+      rounds.createIndex("id", "id", { unique: true });
+      db.createObjectStore("starts", { keyPath: "game" });
+      rounds.add({ ...round("old1", 3, 4), game: GAME });
+      rounds.add({ ...round("old2", 4, 5), game: GAME });
+    };
+    opening.onsuccess = () => resolve(opening.result.close());
+    opening.onerror = () => reject(opening.error);
+  });
+  const outbox = await openOutbox({ indexedDB });
+  assert.equal(outbox.lasting, true);
+  assert.deepEqual((await outbox.read(GAME)).rounds.map((entry) => entry.id), ["old1", "old2"]);
+  // And the new release's own bookkeeping works on it: a saved round leaves, Knock's word kept.
+  await outbox.saved(GAME, "old1", 4);
+  assert.deepEqual((await outbox.read(GAME)).known, { game: GAME, version: 4, next: 5, mine: ["old1"] });
+});
+
+test("a page of an older release holding the outbox open never keeps a tap from being kept", async () => {
+  const { IDBFactory } = await import("fake-indexeddb");
+  const indexedDB = new IDBFactory();
+  // The release before this one: version 1, open in another tab, and it does not let go.
+  const old = await new Promise((resolve) => {
+    const opening = indexedDB.open("knock", 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("rounds", { keyPath: "seq", autoIncrement: true });
+    opening.onsuccess = () => resolve(opening.result);
+  });
+  const heard = [];
+  const outbox = await openOutbox({ indexedDB, blockedMs: 20, onFallback: (error) => heard.push(String(error)) });
+  assert.equal(outbox.lasting, false); // kept in the page meanwhile, and the page says so
+  assert.match(heard[0], /older page/);
+  assert.equal(await outbox.add(GAME, round("a", 0, 1)), "added");
+  old.close(); // the old tab closes at last
+});

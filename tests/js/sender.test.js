@@ -139,3 +139,68 @@ test("a game played again on the phone starts after the last rounds of the game 
   assert.deepEqual((await outbox.read(GAME)).rounds, []);
   assert.equal((await outbox.read(OTHER)).start, null);
 });
+
+test("without a connection the sender tries again by itself, later each time, and at once when woken", async () => {
+  const { outbox } = await freshOutbox();
+  const knock = fakeKnock();
+  knock.down = true;
+  const waits = [];
+  const timers = { setTimeout: (run, ms) => (waits.push({ run, ms }), waits.length), clearTimeout: () => {} };
+  const sender = createSender({ outbox, post: knock.post, timers });
+  await outbox.add(GAME, round("a", 0, 1));
+  await sender.send(GAME);
+  await waits.shift().run();
+  await sender.send(GAME); // the retry's loop
+  await waits.shift().run();
+  await sender.send(GAME);
+  assert.deepEqual(waits.map((wait) => wait.ms), [4000]);
+  knock.down = false;
+  await sender.wake(GAME);
+  assert.deepEqual(knock.saved.map((kept) => kept.id), ["a"]);
+});
+
+test("a stale answer naming only this phone's own saved rounds is no conflict: made again and sent", async () => {
+  const { outbox } = await freshOutbox();
+  const knock = fakeKnock();
+  const sender = createSender({ outbox, post: knock.post });
+  await outbox.add(GAME, round("mine1", 0, 1));
+  await sender.send(GAME);
+  // Made on the table before round 1's answer: Knock holds round 1, this phone's own.
+  await outbox.add(GAME, round("mine2", 0, 2));
+  const post = async (url, body) => {
+    const answer = knock.answer(body);
+    if (answer.headers.get("Knock-Tap") === "stale") answer.headers.set("Knock-Their-Rounds", JSON.stringify([{ number: 1, tap: "mine1", tapped: "", headline: "" }]));
+    return answer;
+  };
+  await createSender({ outbox, post }).send(GAME);
+  assert.deepEqual(knock.saved.map((kept) => kept.id), ["mine1", "mine2"]);
+  assert.deepEqual((await outbox.read(GAME)).rounds, []);
+});
+
+test("another page of the phone holding the loop: this page looks again in a moment", async () => {
+  const { outbox } = await freshOutbox();
+  const knock = fakeKnock();
+  const waits = [];
+  const timers = { setTimeout: (run, ms) => (waits.push({ run, ms }), waits.length), clearTimeout: () => {} };
+  const held = async () => {}; // the lock is another page's: the task does not run
+  const sender = createSender({ outbox, post: knock.post, timers, lock: held });
+  await outbox.add(GAME, round("a", 0, 1));
+  await sender.send(GAME);
+  assert.equal(waits.length, 1);
+});
+
+test("a round made again on this phone's own rounds is not answered as stale: the page never drops it", async () => {
+  const { outbox } = await freshOutbox();
+  const knock = fakeKnock();
+  await outbox.add(GAME, round("mine1", 0, 1));
+  await createSender({ outbox, post: knock.post }).send(GAME);
+  await outbox.add(GAME, round("mine2", 0, 2)); // made before round 1's answer was drawn
+  const post = async (url, body) => {
+    const answer = knock.answer(body);
+    if (answer.headers.get("Knock-Tap") === "stale") answer.headers.set("Knock-Their-Rounds", JSON.stringify([{ number: 1, tap: "mine1", tapped: "", headline: "" }]));
+    return answer;
+  };
+  const told = [];
+  await createSender({ outbox, post, onAnswer: (answer) => told.push(answer.outcome) }).send(GAME);
+  assert.deepEqual(told, ["saved"]);
+});

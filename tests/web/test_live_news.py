@@ -177,9 +177,12 @@ def test_on_sqlite_a_commit_is_heard_at_the_next_glance_not_at_the_next_tick():
         watcher.tick = 30.0  # without the glance, nobody would hear for 30 s
         stream = watcher.news(game.id, heard=0, version=0)
         assert RETRY_LINE.fullmatch(await next_chunk(stream))
-        await asyncio.sleep(0.3)
         # It asks SQLite, and reads the versions once (the first answer) and then no more while
-        # nothing is committed.
+        # nothing is committed: three glances waited for as they come, not for a time (on a
+        # loaded machine three took longer than the 0.3 s this once slept).
+        deadline = time.monotonic() + 10
+        while watcher.glances < 3 and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
         assert watcher.glances >= 3 and watcher.queries == 1
         return await heard_of_a_round(stream, game, other)
 

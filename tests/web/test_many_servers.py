@@ -1,8 +1,10 @@
 """Knock keeps no state in a process: two app servers (two gunicorns on two ports) over one
 database serve one game correctly, a round recorded on one seen, read and undone on the other."""
 
+import http.cookiejar
 import json
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -80,3 +82,39 @@ def test_the_news_server_tells_a_page_of_a_round_recorded_on_an_app_server():
         # The app server cannot hold a stream: it says so, and the page keeps polling it.
         answer = urllib.request.urlopen(f"{app}/c/{club['key']}/g/{game_id}/events", timeout=10)
         assert answer.status == 204
+
+
+def test_the_limit_of_fault_reports_a_minute_holds_across_app_servers():
+    """Twenty reports a minute from one address, counted where every worker of every box sees
+    them (the database): forty reports sent to two app servers, twenty written."""
+    from scorekeeper.models import FaultReport
+
+    env = server_environment()
+    report = {"kind": "error", "message": "boom", "where": "table.js:1", "release": "x"}
+    cookies = http.cookiejar.CookieJar()
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
+
+    def send(base: str) -> int:
+        # As faults.js sends it from a page: with the page's CSRF token.
+        if not any(cookie.name == "csrftoken" for cookie in cookies):
+            browser.open(base + "/", timeout=10).read()
+        token = next(cookie.value for cookie in cookies if cookie.name == "csrftoken")
+        request = urllib.request.Request(
+            base + "/faults",
+            data=json.dumps(report).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json", "X-CSRFToken": token},
+        )
+        try:
+            with browser.open(request, timeout=10) as answer:
+                return answer.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    with app_server(env) as one, app_server(env) as two:
+        answers = [send(server) for server in (one, two) * 20]
+    assert answers.count(204) == 20 and answers.count(429) == 20, answers
+    assert FaultReport.objects.count() == 20
+    assert all(
+        len(r.sender) == 64 and "127.0.0.1" not in r.sender for r in FaultReport.objects.all()
+    )

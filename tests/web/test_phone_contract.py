@@ -44,3 +44,38 @@ def test_the_view_and_the_engines_answer_have_the_shapes_the_phone_is_told():
     assert set(answer) == set(get_type_hints(engine.PhoneAnswer))
     assert set(answer["played"][0]) == set(get_type_hints(engine.Played))
     assert set(answer["played"][0]["view"]) == set(get_type_hints(TableView))
+
+
+SEAT_TEMPLATE = ROOT / "tests" / "js" / "seat-template.html"
+
+
+def test_the_board_s_unit_tests_draw_into_the_real_tile_template(settings):
+    """board.js fills the tile template the table page carries (_seat.html with every part, in
+    game.html's <template id="seat-template">); tests/js/board.test.js draws into this very
+    markup, kept in tests/js/seat-template.html and made again from the template here
+    (KNOCK_WRITE_FIXTURES=1 writes it): a part renamed in _seat.html fails the board's tests."""
+    import os
+    import re
+
+    from django.template.loader import render_to_string
+
+    from scorekeeper.web.views.games import BLANK_SEAT
+
+    page = (ROOT / "templates" / "scorekeeper" / "game.html").read_text()
+    tag = re.search(r'<template id="seat-template">(.*?)</template>', page)
+    assert tag, "game.html carries the tile template"
+    include = tag.group(1)
+    assert include == ('{% include "scorekeeper/_seat.html" with row=blank_seat every=True %}'), (
+        "the page's tile template is _seat.html with every part"
+    )
+    made = (
+        '<template id="seat-template">'
+        + render_to_string(
+            "scorekeeper/_seat.html",
+            {"row": BLANK_SEAT, "every": True, "view": {"start_lives": 0}},
+        )
+        + "</template>\n"
+    )
+    if os.environ.get("KNOCK_WRITE_FIXTURES"):
+        SEAT_TEMPLATE.write_text(made)
+    assert SEAT_TEMPLATE.read_text() == made, "run the test with KNOCK_WRITE_FIXTURES=1"

@@ -35,7 +35,7 @@ from ...rules.cards import (
     rank_word,
 )
 from ...rules.checks import hand_problems
-from ...rules.endings import BY_HAND, asks, offered
+from ...rules.endings import BY_HAND, offered
 from ...rules.errors import InputError
 from ...rules.game import GameState, asked_round
 from ...rules.hands import evaluate
@@ -401,6 +401,9 @@ class RecordForm(forms.Form):
                 "short": _(ending.chip),
                 "order": " ".join(ending.tap_order(rules)),
                 "asks": " ".join(ending.asks(rules)),
+                # What the round cannot be recorded without, in the server's words: the phone
+                # refuses an incomplete round at the tap with them (static/js/record.js).
+                "needs": json.dumps(dict(ending.unanswered(rules))),
                 "hint": tap_hint(rules, ending),
                 "shown_word": _(ending.shown_word) if ending.shown_word else "",
             }
@@ -558,21 +561,6 @@ class RecordForm(forms.Form):
             self.add_error(f"lost_{refusal.seat}", message)
             return
         if refusal.seat is not None and f"cards_{refusal.seat}" in self.fields:
-            if not self.cards_entered:
-                # No hand was typed: what is missing is who was lowest (or who won the pot),
-                # in the table's words.
-                ending = self.cleaned_data.get("ending")
-                if ending in ROUND_ENDINGS and "winners" in asks(self.game.rules, ending):
-                    if self.game.rules.played_for_pot:
-                        said = _("Say who won the pot: tap them, or enter everyone's cards.")
-                    else:
-                        said = _("Say who had the top hand: tap them, or enter everyone's cards.")
-                    self.add_error("winners", said)
-                else:
-                    self.add_error(
-                        "lowest", _("Say who was lowest: tap them, or enter everyone's cards.")
-                    )
-                return
             self.add_error(f"cards_{refusal.seat}", message)
             return
         target = {

@@ -3,6 +3,7 @@ the request, calls a verb (``scorekeeper.play``) and draws a page."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from collections.abc import Callable, Sequence
@@ -156,7 +157,7 @@ def table_context(
         "tap_id": uuid.uuid4().hex,
         "preview": preview,
         "next_round": state.rounds + 1,
-        # The engine on the phone plays the next rounds from here (static/js/engine.js).
+        # The engine on the phone plays the next rounds from here (static/js/engine-client.js, engine-worker.js).
         "engine": engine_urls() if recording else None,
         # "Play again" without a connection: the next game's page, drawn ahead (again.js).
         "stand_in": play.next_game_id(game)
@@ -181,10 +182,12 @@ BLANK_SEAT: SeatView = {
     "lives": 0,
     "status": "in",
     "out": False,
+    "tappable": False,
     "label": "",
     "label_fit": "",
     "deals": False,
     "tokens": [],
+    "count": "",
     "coins": None,
     "said": "",
 }
@@ -730,13 +733,14 @@ def share_picture(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         raise Http404(_("No picture of a game still being played"))
     return picture_answer(
         request,
+        game.club,
         f"{game.pk}-{game.version}",
         lambda theme: picture(game, list(game.marks), theme),
     )
 
 
 def picture_answer(
-    request: HtmxHttpRequest, drawn: str, draw: Callable[[str], bytes]
+    request: HtmxHttpRequest, club: Club, drawn: str, draw: Callable[[str], bytes]
 ) -> HttpResponse:
     """A picture to share, of what ``drawn`` names at its version: ``?theme=dark`` for the dark
     theme, ``?lang=de`` in German (else the page's language), so that a chat app's preview and a
@@ -746,17 +750,21 @@ def picture_answer(
     language = request.GET.get("lang", "")
     if language not in dict(settings.LANGUAGES):
         language = translation.get_language()
-    drawn = f"{drawn}-{language}-{theme}"
+    # Keyed on what it shows: the club's name and its players' names and marks as they are now
+    # (a player renamed is a new picture), the version, the language and the theme.
+    people = club.players.order_by("pk").values_list("name", "colour", "initials")
+    shows = hashlib.sha256(repr((club.pk, club.name, list(people))).encode()).hexdigest()[:16]
+    drawn = f"{drawn}-{shows}-{language}-{theme}"
     etag = f'"{drawn}"'
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        # Each chat that previews the link asks again: the picture of this version, language
-        # and theme is drawn once and kept (a 2,000-round game took 0.1–0.3 s a drawing).
-        png = caches["default"].get(f"share-picture:{drawn}")
+        # Each chat that previews the link asks again: the picture is drawn once and kept (a
+        # 2,000-round game took 0.1–0.3 s a drawing), on disk (settings.CACHES["pictures"]).
+        png = caches["pictures"].get(drawn)
         if png is None:
             with translation.override(language):
                 png = draw(theme)
-            caches["default"].set(f"share-picture:{drawn}", png, 3600)
+            caches["pictures"].set(drawn, png)
         response = HttpResponse(png, content_type="image/png")
     response["ETag"] = etag
     # It shows only what the view link shows: caches may keep it (KeyedPagesStayPrivate lets
