@@ -259,6 +259,68 @@ def wifi_to(live_server):
         relay.close()
 
 
+def test_a_preview_still_on_its_way_at_the_record_tap_is_neither_drawn_nor_cut(
+    browser, live_server
+):
+    """Without the phone's engine, each tap on a player asks Knock what the round would do. A
+    Record tap before that answer comes is refused or kept as if the answer had never been
+    asked; the answer, when it comes, draws nothing over what the tap said, and no request was
+    cut short on the way, so the page says nothing on the console (htmx logs every request it
+    aborts as an error)."""
+    game = make_game(players=("Ana", "Ben", "Cara"))
+    context = phone_context(browser)
+    page = context.new_page()
+    said: list[str] = []
+    page.on("console", lambda message: message.type == "error" and said.append(message.text))
+    cut: list[str] = []
+    page.on(
+        "requestfailed",
+        lambda request: request.url.endswith("/record") and cut.append(request.url),
+    )
+    held: list = []
+
+    def hold_previews(route):
+        if "confirm=" in (route.request.post_data or ""):
+            route.continue_()
+        else:
+            held.append(route)
+
+    def release():
+        while held:
+            route = held.pop(0)
+            with page.expect_request_finished(lambda r, asked=route.request: r == asked):
+                route.continue_()
+        # htmx settles a swap 20 ms after its answer.
+        page.wait_for_timeout(300)
+
+    page.goto(live_server.url + game.get_absolute_url())
+    page.route("**/record", hold_previews)
+    # Refused at the tap (nobody lowest): the answer to the preview asked by the knocker's tap
+    # does not turn the refusal back into a hint.
+    page.locator("#record .tile").nth(0).click()
+    page.get_by_role("button", name="Record round 1").click()
+    refusal = page.locator("#preview [role=alert]")
+    expect(refusal).to_be_visible()
+    words = refusal.inner_text()
+    assert len(held) == 1, "the knocker's tap asked Knock for the preview"
+    release()
+    expect(refusal).to_have_text(words)
+    # Kept: two taps while the first preview is on its way, then Record.
+    page.locator("#record .tile").nth(2).click()
+    page.locator("#record .tile").nth(1).click()
+    page.locator("#record .tile").nth(1).click()
+    page.get_by_role("button", name="Record round 1").click()
+    expect(page.locator("#toast")).to_contain_text(saved("Cara −1", 1))
+    expect(page.locator("#table h1")).to_have_text("Round 2")
+    before = page.locator("#preview").inner_html()
+    release()
+    assert page.locator("#preview").inner_html() == before
+    expect(page.locator("#record .tile[aria-pressed=true]")).to_have_count(0)
+    assert cut == []
+    assert said == []
+    context.close()
+
+
 def record_by_taps(page, knocker, lowest, number):
     page.locator("#record .tile").nth(knocker).click()
     page.locator("#record .tile").nth(lowest).click()
