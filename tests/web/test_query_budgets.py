@@ -148,3 +148,11 @@ def test_a_tournaments_pages_cost_the_same_at_3_tables_as_at_12(client):
         )
     assert costs[0] == costs[1], costs
     assert max(costs[1]) <= 9
+    # What every big screen asks twice a second: one statement, as a game's poll.
+    board = reverse("tournament-board", args=[club.view_key, tournament.pk])
+    # (48 players fill two pages, which take turns: the screen here is kept on the first.)
+    pinned = client.get(board, {"page": 1}).content.decode()
+    version = pinned.split("v=", 1)[1].split('"', 1)[0]
+    unchanged = lambda: client.get(board, {"v": version, "page": 1}, headers={"HX-Request": "true"})  # noqa: E731
+    assert unchanged().status_code == 204
+    assert statements(unchanged) == 1

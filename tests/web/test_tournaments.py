@@ -304,6 +304,9 @@ def test_the_leaderboard_answers_204_until_something_changes(client):
     version = page.split("v=", 1)[1].split('"', 1)[0]
     htmx = {"HX-Request": "true"}
     assert client.get(url, {"v": version, "page": 1}, headers=htmx).status_code == 204
+    # Another club's view link learns nothing, not even that nothing changed.
+    other = reverse("tournament-board", args=[make_club().view_key, tournament.pk])
+    assert client.get(other, {"v": version, "page": 1}, headers=htmx).status_code == 404
     finish(one.game, seated(one))
     changed = client.get(url, {"v": version, "page": 1}, headers=htmx)
     assert changed.status_code == 200

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,7 +26,7 @@ from ...reports.picture import Standing, standings_picture
 from ...reports.tournament_printing import Card, results_pdf, table_cards_pdf
 from ...reports.tournaments import Placing, drawn_tables, scheme, standings
 from ...rules.errors import InputError
-from ..access import club_link
+from ..access import club_link, url_link
 from ..forms.tournaments import EntryForm, SwapForm, TournamentForm
 from ..http import HtmxHttpRequest
 from .games import picture_answer
@@ -37,9 +36,11 @@ BOARD_PAGE = 40  # players on one screen of the leaderboard, no scrolling
 BOARD_TURN = 15  # seconds each page of a longer leaderboard stays on the screen
 
 
-def _tournament(club: Club, tournament_id: Any) -> Tournament:
+def _tournament(club: Club, tournament_id: Any, board: bool = False) -> Tournament:
+    """The club's tournament (with what its leaderboard shows changes with, for ``board``)."""
+    found = club.tournaments.with_board_version() if board else club.tournaments
     try:
-        return Tournament.objects.get(pk=tournament_id, club=club)
+        return found.get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError):
         raise Http404(_("No such tournament")) from None
 
@@ -301,36 +302,39 @@ def results(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpRes
     return _pdf(content, "results.pdf")
 
 
-def _board_version(found: Tournament) -> tuple[str, int]:
-    """What the leaderboard shows changes only with this: the versions of its games, its
-    tables and entries, and whether it is over (two queries); and how many players it lists."""
-    counted = found.tables.aggregate(
-        versions=Sum("game__version"), tables=Count("pk"), closed=Count("pk", filter=Q(closed=True))
-    )
-    entries = found.entries.aggregate(all=Count("pk"), playing=Count("pk", filter=Q(left=False)))
-    ended = int(found.finished.timestamp()) if found.finished else 0
-    return (
-        f"{counted['versions']}-{counted['tables']}-{counted['closed']}-"
-        f"{entries['playing']}-{ended}",
-        entries["all"],
-    )
-
-
 @require_GET
-@club_link(read_only_ok=True)
-def board(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
+def board(request: HtmxHttpRequest, tournament_id: Any, **keys: str) -> HttpResponse:
     """The leaderboard for a big screen: large, dark, no controls, up to 40 players a page. It
-    asks twice a second whether anything changed (204 when not), and draws itself again when a
-    game moves on: a second from a table's last round to the screen has to hold the wait for the
-    next ask, the answer and the redraw (a beat of one second showed it 0.2–1.5 s after, on a
-    loaded machine; half a second keeps it under one)."""
-    found = _tournament(club, tournament_id)
+    asks twice a second whether anything changed, and draws itself again when a game moves on:
+    a second from a table's last round to the screen has to hold the wait for the next ask, the
+    answer and the redraw (a beat of one second showed it 0.2–1.5 s after, on a loaded machine;
+    half a second keeps it under one).
+
+    "Nothing changed" (204) is one statement that opens the club and reads the tournament's
+    version, as a game's poll is: with the club opened first and the version counted in three
+    more, it took 14–21 times what ``/healthz`` takes (``bench/tournament.py``), and a hall of
+    screens asks it 100 times a second for every 50 of them."""
+    if request.htmx and "v" in request.GET:
+        link = url_link(dict(keys), read_only_ok=True)
+        known = Tournament.objects.board_version_opened_by(tournament_id, link.key, link.read_only)
+        if known is not None and request.GET["v"] == _shown(request, *known):
+            return HttpResponse(status=204)
+    return _board(request, tournament_id=tournament_id, **keys)
+
+
+def _shown(request: HtmxHttpRequest, moved: str, count: int) -> str:
+    """The version of the page of the leaderboard a screen shows: the tournament's, and which
+    page (pinned with ``?page=``, or the one whose turn it is)."""
     pinned = request.GET.get("page")
-    moved, count = _board_version(found)
-    page = _page(pinned, count) if pinned else _turn(count)
-    version = f"{moved}-{page}"
-    if request.htmx and request.GET.get("v") == version:
-        return HttpResponse(status=204)
+    return f"{moved}-{_page(pinned, count) if pinned else _turn(count)}"
+
+
+@club_link(read_only_ok=True)
+def _board(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
+    found = _tournament(club, tournament_id, board=True)
+    pinned = request.GET.get("page")
+    version = _shown(request, *found.board_version)
+    page = int(version.rsplit("-", 1)[1])
     placings = standings(found)
     number = found.drawn_rounds
     playing = [t.number for t in tournaments.still_playing(found) if t.round == number]
@@ -386,7 +390,7 @@ def _turn(total: int) -> int:
 def tournament_picture(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
     """A finished tournament's final standings as a picture to share, under the view link, as a
     finished game's is: the first sixteen, the prize places starred."""
-    found = _tournament(club, tournament_id)
+    found = _tournament(club, tournament_id, board=True)
     if found.finished is None:
         raise Http404(_("No picture of a tournament still being played"))
 
@@ -406,7 +410,7 @@ def tournament_picture(request: HtmxHttpRequest, club: Club, tournament_id: Any)
         ]
         return standings_picture(club.name, found.name, line, rows, theme)
 
-    return picture_answer(request, club, f"tournament-{found.pk}-{_board_version(found)[0]}", draw)
+    return picture_answer(request, club, f"tournament-{found.pk}-{found.board_version[0]}", draw)
 
 
 def _placing_words(placing: Placing) -> str:
