@@ -261,9 +261,13 @@ def wrk(
 
 
 def start_server(
-    env: dict[str, str], port: int, config: str = "config/gunicorn.py"
+    env: dict[str, str],
+    port: int,
+    config: str = "config/gunicorn.py",
+    options: list[str] | None = None,
 ) -> subprocess.Popen:
-    options = ["--workers", "3", "--threads", "4", "--keep-alive", "10"]
+    if options is None:
+        options = ["--workers", "3", "--threads", "4", "--keep-alive", "10"]
     if config != "config/gunicorn.py":
         options = []  # the events server as it ships: one asgi worker
     server = subprocess.Popen(
