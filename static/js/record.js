@@ -3,6 +3,7 @@
  * at the tap where the round lacks what its ending needs, else kept in the outbox (recorder.js)
  * and sent by the sender; the table is drawn from its answer. htmx never posts a Record. */
 import { NAMES } from "./contract.js";
+import { htmx } from "./htmx.js";
 import * as engine from "./engine-client.js";
 import { report } from "./faults.js";
 import { createLedger } from "./ledger.js";
@@ -413,9 +414,9 @@ async function tap(form) {
   const fields = fieldsOf(body);
   const needs = needsOf(form);
   const known = aheadFor(form);
-  // A preview on its way would draw over what this tap says (the round's refusal, or the next
-  // round's form): its answer is not drawn.
-  previews += 1;
+  // A preview on its way would draw over what this tap says: the round's refusal, or the next
+  // round's form.
+  htmx()?.trigger(form, "htmx:abort");
   // Refused as the server would refuse it: nothing is kept, the taps stay, with why.
   const why = lacking(fields, needs) || (known ? refusalOf(known) : "");
   if (why) return sayInPreview(why);
@@ -521,24 +522,6 @@ export function resend() {
 // The tap is heard from the first moment the module runs (a capture on the document runs
 // before anything on the button).
 document.addEventListener("click", onRecordTap, true);
-
-// The server's preview of a round answers the taps it was sent with: an answer that comes after
-// a newer preview was asked for, or after a Record tap, is let finish and not drawn. (htmx's own
-// ways, replace or abort, cut the request short and log each cut on the console as an error; the
-// form queues its previews instead, the last one waiting for the one on its way.)
-let previews = 0;
-/** @type {WeakMap<XMLHttpRequest, number>} */
-const askedAt = new WeakMap();
-for (const name of ["knock:preview", "knock:typed"]) document.addEventListener(name, () => (previews += 1));
-document.addEventListener("htmx:beforeRequest", (event) => {
-  const detail = /** @type {CustomEvent} */ (event).detail;
-  if (detail.elt instanceof HTMLFormElement && detail.elt.id === "record") askedAt.set(detail.xhr, previews);
-});
-document.addEventListener("htmx:beforeSwap", (event) => {
-  const detail = /** @type {CustomEvent} */ (event).detail;
-  const at = askedAt.get(detail.xhr);
-  if (at !== undefined && at !== previews) detail.shouldSwap = false;
-});
 
 document.addEventListener("htmx:configRequest", (event) => {
   const detail = /** @type {CustomEvent} */ (event).detail;
