@@ -298,8 +298,28 @@ def table_cards(
 @club_link()
 def results(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
     found = _tournament(club, tournament_id)
-    content = results_pdf(found.name, standings(found), _left_words(found), _paper(request))
+    placings = standings(found)
+    content = results_pdf(
+        found.name,
+        f"{club.name} · {_about(found, len(placings))}",
+        scheme(found, set(found.tables.values_list("size", flat=True))),
+        placings,
+        _left_words(found),
+        _paper(request),
+    )
     return _pdf(content, "results.pdf")
+
+
+def _about(found: Tournament, players: int) -> str:
+    """What a tournament was, in a line: when, how many rounds and players."""
+    rounds = found.drawn_rounds
+    return " · ".join(
+        [
+            date_format(found.created, "DATE_FORMAT"),
+            ngettext("%(n)d round", "%(n)d rounds", rounds) % {"n": rounds},
+            ngettext("%(n)d player", "%(n)d players", players) % {"n": players},
+        ]
+    )
 
 
 @require_GET
@@ -396,15 +416,7 @@ def tournament_picture(request: HtmxHttpRequest, club: Club, tournament_id: Any)
 
     def draw(theme: str) -> bytes:
         placings = standings(found)
-        line = " · ".join(
-            [
-                _("Final standings"),
-                date_format(found.created, "DATE_FORMAT"),
-                ngettext("%(n)d round", "%(n)d rounds", found.drawn_rounds)
-                % {"n": found.drawn_rounds},
-                ngettext("%(n)d player", "%(n)d players", len(placings)) % {"n": len(placings)},
-            ]
-        )
+        line = f"{_('Final standings')} · {_about(found, len(placings))}"
         rows = [
             Standing(p.place, p.mark, p.name, _placing_words(p), star=p.prize) for p in placings
         ]
@@ -416,7 +428,7 @@ def tournament_picture(request: HtmxHttpRequest, club: Club, tournament_id: Any)
 def _placing_words(placing: Placing) -> str:
     points = ngettext("%(n)d point", "%(n)d points", placing.points) % {"n": placing.points}
     won = ngettext("%(n)d won", "%(n)d won", placing.wins) % {"n": placing.wins}
-    return f"{points} · {won}"
+    return f"{points} · {won}" + (f" · {_('withdrew')}" if placing.withdrew else "")
 
 
 def placings_csv(placings: list[Placing]) -> str:
