@@ -209,7 +209,9 @@ def test_the_stats_of_a_club_of_hundreds_of_players_stay_within_a_bound_of_ten_p
         assert many <= few, (url, many, few)
         assert big_size <= bound * small_size, (url, big_size, small_size)
     page = client.get(f"/c/{big.key}/stats").content.decode()
-    assert page.count('<tr><th scope="row">') == 40 + 12  # the board's page and the top 12
+    # The board's page, the ratings' page and the top 12.
+    assert page.count('<tr><th scope="row">') == 40 + 40 + 12
+    assert "rated=2" in page
     assert "Page 1 of 15" in page and "players=2" in page
     last = client.get(f"/c/{big.key}/stats?players=15").content.decode()
     assert "Page 15 of 15" in last

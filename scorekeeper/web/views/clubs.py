@@ -25,6 +25,7 @@ from ...lib.qr import qr_svg
 from ...lib.text import sentence
 from ...models import BIN_DAYS, Club, Game, Player, key_digest
 from ...models.clubs import name_key
+from ...reports.ratings import club_ratings
 from ...reports.standings import current, periods, standings
 from ...reports.stats import (
     HEAD_TO_HEAD,
@@ -373,6 +374,7 @@ def stats(request: HtmxHttpRequest, club: Club) -> HttpResponse:
     board = Paginator(found.leaderboard(), PLAYERS_PER_PAGE).get_page(request.GET.get("players"))
     for player in board:
         player.url = request.link.url("player-stats", player.pk)
+    rated = Paginator(club_ratings(club), PLAYERS_PER_PAGE).get_page(request.GET.get("rated"))
     return render(
         request,
         "scorekeeper/stats.html",
@@ -380,6 +382,8 @@ def stats(request: HtmxHttpRequest, club: Club) -> HttpResponse:
             "club": club,
             "stats": found,
             "board": board,
+            "ratings": [(r, request.link.url("player-stats", r.player_id)) for r in rated],
+            "rated": rated,
             "head_to_head_most": HEAD_TO_HEAD,
             "filters": urlencode({"preset": preset, "since": since}),
             "presets": PRESETS.values(),
@@ -417,6 +421,7 @@ def player_stats(request: HtmxHttpRequest, club: Club, player_id: int) -> HttpRe
             "club": club,
             "player": player,
             "me": me,
+            "rating": next(r for r in club_ratings(club) if r.player_id == player.pk),
             "games": games,
             "form": form,
             "link": request.link,
