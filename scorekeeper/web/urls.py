@@ -67,6 +67,11 @@ club_patterns: list[URLPattern | URLResolver] = [
         tournaments.results_csv,
         name="results-csv",
     ),
+    path(
+        "tournaments/<uuid:tournament_id>/rounds.csv",
+        tournaments.rounds_csv,
+        name="rounds-csv",
+    ),
 ]
 
 # The view link's pages: the same views, opened read-only (access.Link.VIEW_PAGES): v/<key>/...

@@ -671,3 +671,33 @@ def test_a_tables_game_is_named_alike_in_every_language():
     with translation.override("de"):
         tables = tournaments.draw_round(tournament, club.key)
     assert [t.game.name for t in tables] == ["Spring cup · R1 · T1", "Spring cup · R1 · T2"]
+
+
+def test_each_rounds_tables_export_as_a_row_a_seat_with_the_points_a_finished_game_earned(client):
+    club = make_club()
+    names = [*NAMES[:7], "=1+2"]  # a name a spreadsheet would run
+    tournament = new_tournament(club, names)
+    one, two = tournaments.draw_round(tournament, club.key)
+    order = seated(one)
+    finish(one.game, order)
+    url = reverse("rounds-csv", args=[club.key, tournament.pk])
+    answer = client.get(url, {"round": 1})
+    assert answer["Content-Type"] == "text/csv"
+    assert 'filename="round-1.csv"' in answer["Content-Disposition"]
+    rows = [line.split(",") for line in answer.content.decode().splitlines()]
+    assert rows[0] == ["round", "table", "seat", "name", "place", "points", "game"]
+    assert len(rows) == 1 + 8
+    first = [row for row in rows[1:] if row[1] == str(one.number)]
+    # The finished table: each seat's place and the points it earned (3, 2, 1, 0 at four).
+    earned = {row[3]: (row[4], row[5], row[6]) for row in first}
+    for place, name in enumerate(order, start=1):
+        assert earned[name] == (str(place), str(4 - place), "over")
+    # The table still playing: no place and no points yet.
+    assert all(row[4:] == ["", "", "playing"] for row in rows[1:] if row[1] == str(two.number))
+    assert "'=1+2" in answer.content.decode()
+    # Every round at once; a round not drawn is not found.
+    assert len(client.get(url).content.decode().splitlines()) == 9
+    assert client.get(url, {"round": 2}).status_code == 404
+    assert client.get(url, {"round": "x"}).status_code == 404
+    # The view link has no export.
+    assert client.get(reverse("rounds-csv", args=[club.view_key, tournament.pk])).status_code == 404

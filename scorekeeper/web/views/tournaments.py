@@ -21,7 +21,7 @@ from ... import tournaments
 from ...lib.qr import qr_svg
 from ...lib.spreadsheet import spreadsheet
 from ...lib.text import sentence
-from ...models import Club, Entry, Tournament
+from ...models import Club, Entry, GameSeat, Tournament
 from ...reports.picture import Standing, standings_picture
 from ...reports.tournament_printing import Card, results_pdf, table_cards_pdf
 from ...reports.tournaments import Placing, drawn_tables, scheme, standings
@@ -449,6 +449,45 @@ def results_csv(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> Htt
     found = _tournament(club, tournament_id)
     response = HttpResponse(placings_csv(standings(found)), content_type="text/csv")
     response["Content-Disposition"] = 'attachment; filename="results.csv"'
+    return response
+
+
+@require_GET
+@club_link()
+def rounds_csv(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
+    """Each round's tables as drawn and as they ended, a row a seat (``?round=n``: one round):
+    who sat where, their place and the points it earned once their game counted."""
+    found = _tournament(club, tournament_id)
+    asked = request.GET.get("round")
+    seats = GameSeat.objects.filter(game__table__tournament=found)
+    if asked is not None:
+        if not asked.isdigit() or not 1 <= int(asked) <= found.drawn_rounds:
+            raise Http404(_("Round %(n)s is not drawn") % {"n": asked[:6]})
+        seats = seats.filter(game__table__round=int(asked))
+    rows: list[list[Any]] = [["round", "table", "seat", "name", "place", "points", "game"]]
+    for seat in seats.select_related("player", "game__table").order_by(
+        "game__table__round", "game__table__number", "position"
+    ):
+        game, table = seat.game, seat.game.table
+        counts = game.finished and not game.abandoned and game.deleted is None and seat.place
+        state = "abandoned" if game.abandoned else "over" if game.finished else "playing"
+        if table.closed and state == "playing":
+            state = "closed"
+        points = found.points_for(table.size)[seat.place - 1] if counts and seat.place else ""
+        rows.append(
+            [
+                table.round,
+                table.number,
+                seat.position + 1,
+                seat.player.name,
+                seat.place or "",
+                points,
+                state,
+            ]
+        )
+    name = f"round-{int(asked)}.csv" if asked else "rounds.csv"
+    response = HttpResponse(spreadsheet(rows), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
