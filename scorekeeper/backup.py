@@ -140,7 +140,7 @@ def export_club(club: Club) -> dict[str, Any]:
                 "created": _when(t.created),
                 "finished": _when(t.finished),
                 "entries": [
-                    {"name": e.player.name, "lot": e.lot, "left": e.left}
+                    {"name": e.player.name, "lot": e.lot, "left": e.left, "here": e.here}
                     for e in sorted(t.entries.all(), key=lambda e: e.lot)
                 ],
                 "tables": [
@@ -300,6 +300,7 @@ class EntryEntry(Strict):
     name: Annotated[str, _plain(60)]
     lot: Annotated[int, Field(ge=1, lt=10**9)]
     left: bool = False
+    here: bool = False
 
 
 class TableEntry(Strict):
@@ -540,7 +541,7 @@ def _import_tournament(club: Club, players: dict, entry: TournamentEntry, where:
         if entered.index(name) != i:
             raise InputError("a player is entered once", f"{where}.entries[{i}].name")
     Entry.objects.bulk_create(
-        Entry(tournament=tournament, player=players[e.name], lot=e.lot, left=e.left)
+        Entry(tournament=tournament, player=players[e.name], lot=e.lot, left=e.left, here=e.here)
         for e in entry.entries
     )
     games = club.games.in_bulk([t.game for t in entry.tables])

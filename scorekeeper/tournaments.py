@@ -166,6 +166,20 @@ def reinstate(entry: Entry) -> None:
     Entry.objects.filter(pk=entry.pk).update(left=False)
 
 
+def check_in(entry: Entry, here: bool = True) -> None:
+    """A player says they are here (or the organiser takes it back), before round 1 is drawn:
+    once anyone is checked in, round 1 seats only those who are."""
+    tournament = entry.tournament
+    if tournament.finished:
+        raise InputError(_("this tournament is over"), "player")
+    if tournament.drawn_rounds:
+        raise InputError(
+            _("round 1 is drawn: check-in is over (enter, withdraw or take back players)"),
+            "player",
+        )
+    Entry.objects.filter(pk=entry.pk).update(here=here)
+
+
 def still_playing(tournament: Tournament) -> list[Table]:
     """The tables of the tournament whose game goes on and that nobody closed."""
     return list(
@@ -206,6 +220,16 @@ def draw_round(tournament: Tournament, club_key: str, seed: int | None = None) -
                 "round",
             )
         entries = list(tournament.entries.filter(left=False).select_related("player"))
+        if number == 1 and any(e.here for e in entries):
+            # Check-in: who is here plays; who is not is withdrawn (and taken back in if they
+            # come later, from the next round).
+            absent = [e.pk for e in entries if not e.here]
+            if sum(e.here for e in entries) < draw.SMALLEST:
+                raise InputError(
+                    _("check in at least three players, or nobody to seat everyone"), "players"
+                )
+            Entry.objects.filter(pk__in=absent).update(left=True)
+            entries = [e for e in entries if e.here]
         if len(entries) < draw.SMALLEST:
             raise InputError(_("a round needs at least three players"), "players")
         seated = _seating(tournament, entries, number, rng)

@@ -657,6 +657,11 @@ class ReinstateIn(Strict):
     player: EntryName = Field(description="A withdrawn player, back in from the next round")
 
 
+class HereIn(Strict):
+    player: EntryName = Field(description="A player entered in the tournament")
+    here: bool = Field(True, description="Here (true), or not checked in after all (false)")
+
+
 class SwapIn(Strict):
     players: Annotated[
         list[str],
@@ -854,6 +859,7 @@ class PlacingOut(BaseModel):
     left: int = Field(description="Lives (coins, played for a pot) left at the ends of the games")
     games: int = Field(description="Games finished")
     withdrew: bool
+    here: bool = Field(description="Checked in before round 1 (``POST …/here``)")
     prize: bool
 
 

@@ -29,6 +29,7 @@ from .schemas import (
     CloseTableIn,
     DrawnRoundOut,
     EntriesIn,
+    HereIn,
     ReinstateIn,
     SwapIn,
     TournamentIn,
@@ -97,6 +98,7 @@ def tournament_data(
                 "left": p.left,
                 "games": p.games,
                 "withdrew": p.withdrew,
+                "here": p.here,
                 "prize": p.prize,
             }
             for p in standings(tournament)
@@ -229,6 +231,21 @@ def reinstate_player(request: HttpRequest, tournament: str, payload: ReinstateIn
     """A withdrawn player back in, drawn again from the next round with the points they kept."""
     club, found = _tournament_from(request, tournament)
     tournaments.reinstate(_entry_of(found, payload.player, "player"))
+    return tournament_data(request, club, found)
+
+
+@router.post(
+    "/tournaments/{tournament}/here",
+    response={200: TournamentOut, **KEYED},
+    auth=ClubKey(),
+    url_name="tournament-here",
+)
+def check_in_player(request: HttpRequest, tournament: str, payload: HereIn):
+    """Check-in before round 1: once anyone is checked in, round 1 seats only those who are
+    (the others are withdrawn, and can be taken back in when they come). Refused once round 1
+    is drawn (field `player`)."""
+    club, found = _tournament_from(request, tournament)
+    tournaments.check_in(_entry_of(found, payload.player, "player"), payload.here)
     return tournament_data(request, club, found)
 
 

@@ -205,6 +205,8 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="entries")
     lot = models.PositiveIntegerField()
     left = models.BooleanField(default=False)  # not drawn again; keeps their points
+    # Checked in before round 1: once anyone is, round 1 seats only those who are.
+    here = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["lot"]

@@ -31,6 +31,7 @@ class Placing:
     lot: int  # drawn at entry: the last tie-break
     withdrew: bool
     prize: bool = False
+    here: bool = False  # checked in before round 1
 
 
 def _counted(seats: Any, points: dict[str, list[int]], lives: int, pot: bool) -> Any:
@@ -106,6 +107,7 @@ def standings(tournament: Tournament) -> list[Placing]:
             games=counted.get(e.player_id, {}).get("games", 0),
             lot=e.lot,
             withdrew=e.left,
+            here=e.here,
         )
         for e in entries
     ]

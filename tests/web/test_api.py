@@ -255,6 +255,7 @@ def test_the_openapi_description_names_every_endpoint(client):
         "/api/v1/tournaments/{tournament}/entries",
         "/api/v1/tournaments/{tournament}/withdraw",
         "/api/v1/tournaments/{tournament}/reinstate",
+        "/api/v1/tournaments/{tournament}/here",
         "/api/v1/tournaments/{tournament}/swap",
         "/api/v1/tournaments/{tournament}/close",
         "/api/v1/tournaments/{tournament}/end",

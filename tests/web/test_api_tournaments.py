@@ -236,11 +236,27 @@ def test_a_tables_key_ends_with_its_round_and_a_new_club_link_makes_every_key_ag
 
 
 def test_an_api_only_tournament_is_organised_to_its_end(client, club):
-    made = start(client, club, players=NAMES[:7], table_size=4, rounds=2, points={"4": POINTS})
+    made = start(client, club, players=NAMES[:8], table_size=4, rounds=2, points={"4": POINTS})
     url = f"/api/v1/tournaments/{made.json()['id']}"
     entered = post(client, f"{url}/entries", {"players": ["Late Lou"]}, club["key"])
-    assert entered.status_code == 200 and len(entered.json()["standings"]) == 8
-    one, two = post(client, f"{url}/rounds", key=club["key"]).json()["tables"]
+    assert entered.status_code == 200 and len(entered.json()["standings"]) == 9
+    # Check-in: who is here plays round 1. P08 does not come; P01 is checked in, taken back
+    # (a mistap), and checked in again.
+    for name in [*NAMES[:7], "Late Lou", "P01"]:
+        here = post(client, f"{url}/here", {"player": name}, club["key"])
+        assert here.status_code == 200, here.content
+    mistap = post(client, f"{url}/here", {"player": "P01", "here": False}, club["key"]).json()
+    assert sum(p["here"] for p in mistap["standings"]) == 7
+    here = post(client, f"{url}/here", {"player": "P01"}, club["key"]).json()
+    assert sum(p["here"] for p in here["standings"]) == 8
+    drawn = post(client, f"{url}/rounds", key=club["key"]).json()
+    one, two = drawn["tables"]
+    assert "P08" not in {name for table in drawn["tables"] for name in table["players"]}
+    standings = get(client, url, club["key"]).json()["standings"]
+    assert [p["withdrew"] for p in standings if p["name"] == "P08"] == [True]
+    late = post(client, f"{url}/here", {"player": "P08"}, club["key"])
+    assert late.status_code == 400 and late.json()["field"] == "player"
+    assert "check-in is over" in late.json()["error"]
     a, b = one["players"][0], two["players"][0]
     swapped = post(client, f"{url}/swap", {"players": [a, b]}, club["key"]).json()["tables"]
     assert b in swapped[0]["players"] and a in swapped[1]["players"]

@@ -11,6 +11,7 @@ from django.urls import reverse
 from scorekeeper import play, tournaments
 from scorekeeper.models import Game, GameSeat, Table, Tournament
 from scorekeeper.rules import build_rules
+from scorekeeper.rules.errors import InputError
 
 from ..factory import make_club, make_game
 
@@ -701,3 +702,36 @@ def test_each_rounds_tables_export_as_a_row_a_seat_with_the_points_a_finished_ga
     assert client.get(url, {"round": "x"}).status_code == 404
     # The view link has no export.
     assert client.get(reverse("rounds-csv", args=[club.view_key, tournament.pk])).status_code == 404
+
+
+def test_check_in_on_the_organisers_page_seats_who_is_here_and_withdraws_the_rest(client):
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:6])
+    here = reverse("tournament-action", args=[club.key, tournament.pk, "here"])
+    ids = dict(tournament.entries.values_list("player__name", "player_id"))
+    page = client.get(reverse("tournament", args=[club.key, tournament.pk])).content.decode()
+    assert "Check-in" in page and "0 of 6 checked in" in page
+    for name in NAMES[:4]:
+        said = client.post(here, {"player": ids[name]}, follow=True).content.decode()
+        assert f"{name} is here." in said
+    said = client.post(here, {"player": ids["P04"], "here": "no"}, follow=True).content.decode()
+    assert "P04 is not checked in." in said and "3 of 6 checked in" in said
+    (table,) = tournaments.draw_round(tournament, club.key)
+    assert sorted(seated(table)) == NAMES[:3]
+    assert set(
+        Tournament.objects.get().entries.filter(left=True).values_list("player__name", flat=True)
+    ) == set(NAMES[3:6])
+    # Round 1 is drawn: check-in is over, and the page no longer offers it.
+    refused = client.post(here, {"player": ids["P05"]}, follow=True).content.decode()
+    assert "Round 1 is drawn: check-in is over" in refused
+    assert "Check-in" not in refused
+
+
+def test_check_in_of_too_few_to_seat_is_refused_and_draws_nothing():
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:6])
+    for entry in tournament.entries.all()[:2]:
+        tournaments.check_in(entry)
+    with pytest.raises(InputError, match="check in at least three players"):
+        tournaments.draw_round(tournament, club.key)
+    assert not tournament.tables.exists() and not tournament.entries.filter(left=True).exists()

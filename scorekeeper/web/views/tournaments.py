@@ -110,6 +110,7 @@ def _organise(
         {
             **question,
             "withdrawn": [p for p in placings if p.withdrew],
+            "checked_in": sum(p.here for p in placings),
             "club": club,
             "tournament": found,
             "number": number,
@@ -211,6 +212,15 @@ def _reinstate(club: Club, found: Tournament, post: QueryDict) -> str:
     return _("%(name)s is back in from the next round.") % {"name": entry.player.name}
 
 
+def _here(club: Club, found: Tournament, post: QueryDict) -> str:
+    entry = _entry(found, post)
+    here = post.get("here") != "no"
+    tournaments.check_in(entry, here)
+    if here:
+        return _("%(name)s is here.") % {"name": entry.player.name}
+    return _("%(name)s is not checked in.") % {"name": entry.player.name}
+
+
 def _swap(club: Club, found: Tournament, post: QueryDict) -> str:
     swap = SwapForm(post)
     if not swap.is_valid():
@@ -244,6 +254,7 @@ ACTIONS: dict[str, Callable[[Club, Tournament, QueryDict], str]] = {
     "enter": _enter,
     "withdraw": _withdraw,
     "reinstate": _reinstate,
+    "here": _here,
     "swap": _swap,
     "end": _end,
     "reopen": _reopen,
