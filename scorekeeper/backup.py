@@ -33,7 +33,7 @@ from .lib.text import clean_name_text
 from .models import Club, Entry, Game, GameSeat, Night, Round, Table, Tournament
 from .models.clubs import clean_name, key_digest, view_key_for
 from .models.games import stored_rules
-from .models.nights import MOST_ENTRIES, MOST_ROUNDS, TABLE_SIZES, TIE_BREAKS
+from .models.nights import MOST_ENTRIES, MOST_ROUNDS, ROUND_MINUTES, TABLE_SIZES, TIE_BREAKS
 from .rules import ROUND_ENDINGS, SWITCHES, Result, RuleSet, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
@@ -137,6 +137,7 @@ def export_club(club: Club) -> dict[str, Any]:
                 "method": t.method,
                 "prizes": t.prizes,
                 "tie_breaks": t.tie_breaks,
+                "round_minutes": t.round_minutes,
                 "created": _when(t.created),
                 "finished": _when(t.finished),
                 "entries": [
@@ -327,6 +328,7 @@ class TournamentEntry(Strict):
         Field(max_length=len(TIE_BREAKS)),
         AfterValidator(_once_each),
     ] = Field(default_factory=lambda: list(TIE_BREAKS))
+    round_minutes: Annotated[int, Field(ge=ROUND_MINUTES[0], le=ROUND_MINUTES[1])] | None = None
     created: Moment
     finished: Moment | None = None
     entries: list[EntryEntry] = Field(max_length=MOST_ENTRIES)
@@ -529,6 +531,7 @@ def _import_tournament(club: Club, players: dict, entry: TournamentEntry, where:
         method=entry.method,
         prizes=entry.prizes,
         tie_breaks=entry.tie_breaks,
+        round_minutes=entry.round_minutes,
         created=entry.created,
         finished=entry.finished,
     )

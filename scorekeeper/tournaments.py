@@ -19,7 +19,14 @@ from django.utils.translation import ngettext
 
 from .lib import draw
 from .models import Club, Entry, GameSeat, Player, Table, Tournament
-from .models.nights import MOST_ENTRIES, MOST_ROUNDS, TABLE_SIZES, TIE_BREAKS, new_rules_fields
+from .models.nights import (
+    MOST_ENTRIES,
+    MOST_ROUNDS,
+    ROUND_MINUTES,
+    TABLE_SIZES,
+    TIE_BREAKS,
+    new_rules_fields,
+)
 from .play import _lock_club, _refuse_past, player_for, start_game, writing
 from .rules import RuleSet
 from .rules.errors import InputError
@@ -66,6 +73,7 @@ def start_tournament(
     method: str = Tournament.Method.MIXED,
     prizes: int = 3,
     tie_breaks: Sequence[str] = TIE_BREAKS,
+    round_minutes: int | None = None,
 ) -> Tournament:
     """A tournament of the club and its players (the club's, or new names), nothing drawn yet."""
     name = " ".join(name.split())
@@ -92,6 +100,12 @@ def start_tournament(
             _("the tie-breaks after points are “games_won” and “left”, each once, in order"),
             "tie_breaks",
         )
+    if round_minutes is not None and not ROUND_MINUTES[0] <= round_minutes <= ROUND_MINUTES[1]:
+        raise InputError(
+            _("a round's clock runs %(least)d to %(most)d minutes")
+            % {"least": ROUND_MINUTES[0], "most": ROUND_MINUTES[1]},
+            "round_minutes",
+        )
     checked = read_points(points, table_size)
     with writing():
         # Counted under the club's lock: tournaments made at the same moment cannot pass it.
@@ -113,6 +127,7 @@ def start_tournament(
             method=method,
             prizes=prizes,
             tie_breaks=list(tie_breaks),
+            round_minutes=round_minutes,
         )
         enter(tournament, players)
     return tournament

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import unicodedata
 from collections.abc import Callable
+from datetime import datetime
 from typing import Annotated, Any
 
 from django.utils.translation import gettext as _
@@ -20,7 +21,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 from pydantic_core import PydanticCustomError
 
 from ..lib.text import clean_name_text
-from ..models.nights import MOST_ENTRIES, MOST_ROUNDS, TIE_BREAKS
+from ..models.nights import MOST_ENTRIES, MOST_ROUNDS, ROUND_MINUTES, TIE_BREAKS
 from ..rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
 from ..rules.errors import InputError
 from ..rules.numbers import read_points
@@ -613,6 +614,17 @@ class TournamentIn(Strict):
             }
         ),
     ] = Field(default_factory=lambda: list(TIE_BREAKS))
+    round_minutes: (
+        Annotated[
+            int,
+            Field(
+                ge=ROUND_MINUTES[0],
+                le=ROUND_MINUTES[1],
+                description="A round's clock: minutes from each draw (none: no clock)",
+            ),
+        ]
+        | None
+    ) = None
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -878,7 +890,13 @@ class TournamentOut(BaseModel):
         "games won, then what was left at the ends of games, then the lot drawn at entry"
     )
     finished: bool
-    tables: list[TableOut] = Field(description="Every round's tables, oldest first")
+    round_minutes: int | None = Field(description="A round's clock in minutes, or none")
+    round_ends: datetime | None = Field(
+        description="When the answered round's clock runs out (none: no clock, or over)"
+    )
+    tables: list[TableOut] = Field(
+        description="The tables of one round: the last drawn, or `?round=n`"
+    )
     standings: list[PlacingOut]
 
 

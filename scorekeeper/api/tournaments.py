@@ -88,6 +88,8 @@ def tournament_data(
         "prizes": tournament.prizes,
         "tie_breaks": ["points", *tournament.tie_breaks, "lot"],
         "finished": tournament.finished is not None,
+        "round_minutes": tournament.round_minutes,
+        "round_ends": tournament.round_ends(number),
         "tables": [_table_data(request, club, t) for t in drawn_tables(tournament, number)],
         "standings": [
             {
@@ -130,6 +132,7 @@ def create_tournament(request: HttpRequest, club: str, payload: TournamentIn):
         method=payload.method,
         prizes=payload.prizes,
         tie_breaks=payload.tie_breaks,
+        round_minutes=payload.round_minutes,
     )
     return Status(201, tournament_data(request, found, tournament))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hmac
 import uuid
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -27,6 +28,7 @@ from .games import Game, stored_rules
 
 MOST_ENTRIES = 200  # players in a tournament
 MOST_ROUNDS = 20  # rounds (a game at every table) in a tournament
+ROUND_MINUTES = (5, 240)  # the least and most minutes a round's clock runs
 # What settles equal points, in the organiser's order (the lot drawn at entry settles the rest):
 # games won, and lives (or coins) left at the ends of the games.
 TIE_BREAKS = ("games_won", "left")
@@ -161,6 +163,8 @@ class Tournament(models.Model):
     method = models.CharField(max_length=5, choices=Method, default=Method.MIXED)
     prizes = models.PositiveSmallIntegerField(default=3)  # the places marked as prize places
     tie_breaks = models.JSONField(default=default_tie_breaks)  # some of TIE_BREAKS, in order
+    # A round's clock: minutes from each draw, counted down on the board and the organiser's page.
+    round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     created = models.DateTimeField(default=timezone.now)
     finished = models.DateTimeField(null=True, blank=True)
 
@@ -196,6 +200,14 @@ class Tournament(models.Model):
     @property
     def drawn_rounds(self) -> int:
         return self.tables.aggregate(most=models.Max("round"))["most"] or 0
+
+    def round_ends(self, number: int) -> datetime | None:
+        """When round ``number``'s clock runs out (its draw, and ``round_minutes``), or None
+        without a clock, before a draw, or once the tournament is over."""
+        if not self.round_minutes or not number or self.finished:
+            return None
+        drawn = self.tables.filter(round=number).aggregate(at=models.Min("game__created"))["at"]
+        return drawn + timedelta(minutes=self.round_minutes) if drawn else None
 
 
 class Entry(models.Model):

@@ -4,10 +4,13 @@ why; a tournament's answer costs the same statements whatever its rounds."""
 
 import itertools
 import json
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+
+from scorekeeper.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -236,7 +239,16 @@ def test_a_tables_key_ends_with_its_round_and_a_new_club_link_makes_every_key_ag
 
 
 def test_an_api_only_tournament_is_organised_to_its_end(client, club):
-    made = start(client, club, players=NAMES[:8], table_size=4, rounds=2, points={"4": POINTS})
+    made = start(
+        client,
+        club,
+        players=NAMES[:8],
+        table_size=4,
+        rounds=2,
+        points={"4": POINTS},
+        round_minutes=20,
+    )
+    assert made.json()["round_minutes"] == 20 and made.json()["round_ends"] is None
     url = f"/api/v1/tournaments/{made.json()['id']}"
     entered = post(client, f"{url}/entries", {"players": ["Late Lou"]}, club["key"])
     assert entered.status_code == 200 and len(entered.json()["standings"]) == 9
@@ -252,7 +264,12 @@ def test_an_api_only_tournament_is_organised_to_its_end(client, club):
     drawn = post(client, f"{url}/rounds", key=club["key"]).json()
     one, two = drawn["tables"]
     assert "P08" not in {name for table in drawn["tables"] for name in table["players"]}
-    standings = get(client, url, club["key"]).json()["standings"]
+    answer = get(client, url, club["key"]).json()
+    standings = answer["standings"]
+    # The round's clock runs 20 minutes from its draw.
+    ends = datetime.fromisoformat(answer["round_ends"])
+    drawn = Game.objects.get(pk=one["game"]).created
+    assert abs(ends - (drawn + timedelta(minutes=20))) < timedelta(milliseconds=1)  # (JSON's ms)
     assert [p["withdrew"] for p in standings if p["name"] == "P08"] == [True]
     late = post(client, f"{url}/here", {"player": "P08"}, club["key"])
     assert late.status_code == 400 and late.json()["field"] == "player"
@@ -270,6 +287,7 @@ def test_an_api_only_tournament_is_organised_to_its_end(client, club):
     assert leaving not in {name for table in second for name in table["players"]}
     ended = post(client, f"{url}/end", key=club["key"])
     assert ended.status_code == 200 and ended.json()["finished"]
+    assert ended.json()["round_ends"] is None
     assert not any(t["playing"] for t in ended.json()["tables"])
     reopened = post(client, f"{url}/reopen", key=club["key"])
     assert reopened.status_code == 200 and not reopened.json()["finished"]

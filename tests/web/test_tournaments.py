@@ -735,3 +735,47 @@ def test_check_in_of_too_few_to_seat_is_refused_and_draws_nothing():
     with pytest.raises(InputError, match="check in at least three players"):
         tournaments.draw_round(tournament, club.key)
     assert not tournament.tables.exists() and not tournament.entries.filter(left=True).exists()
+
+
+def test_a_rounds_clock_counts_down_from_its_draw_on_the_board_and_the_organisers_page(client):
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8], round_minutes=30)
+    board = reverse("tournament-board", args=[club.view_key, tournament.pk])
+    organiser = reverse("tournament", args=[club.key, tournament.pk])
+    assert 'role="timer"' not in client.get(board).content.decode()  # nothing drawn yet
+    tournaments.draw_round(tournament, club.key)
+    drawn = Game.objects.filter(table__tournament=tournament).earliest("created").created
+    for url in (board, organiser):
+        page = client.get(url).content.decode()
+        assert 'role="timer"' in page and "30 min left" in page, url
+        assert f'data-ends="{(drawn + timedelta(minutes=30)).isoformat()}"' in page
+        assert 'data-many="{n} min left"' in page and "js/clock" in page
+    Game.objects.filter(table__tournament=tournament).update(
+        created=F("created") - timedelta(minutes=31)
+    )
+    assert "Time is up" in client.get(board).content.decode()
+    german = client.get(organiser, headers={"Accept-Language": "de"}).content.decode()
+    assert "Zeit ist um" in german
+    # Over, the clock stops; a tournament without one shows none.
+    tournaments.end_tournament(Tournament.objects.get())
+    assert 'role="timer"' not in client.get(board).content.decode()
+    other = new_tournament(club, NAMES[:8])
+    tournaments.draw_round(other, club.key)
+    assert (
+        'role="timer"'
+        not in client.get(
+            reverse("tournament-board", args=[club.view_key, other.pk])
+        ).content.decode()
+    )
+
+
+@pytest.mark.parametrize("minutes", [4, 241])
+def test_a_clock_out_of_its_range_is_refused_naming_the_field(minutes):
+    with pytest.raises(InputError) as refused:
+        new_tournament(make_club(), NAMES[:8], round_minutes=minutes)
+    assert refused.value.field == "round_minutes"
+    assert "5 to 240 minutes" in refused.value.message

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from ... import tournaments
 from ...models import Club, Player, Tournament
-from ...models.nights import MOST_ROUNDS, TABLE_SIZES
+from ...models.nights import MOST_ROUNDS, ROUND_MINUTES, TABLE_SIZES
 from ...rules import PRESETS, build_rules
 from ...rules.errors import InputError
 from .games import NewGameForm
@@ -86,6 +86,16 @@ class TournamentForm(HouseRulesMixin, forms.Form):
     prizes = forms.IntegerField(
         label=gettext_lazy("Prize places"), min_value=0, max_value=200, initial=3
     )
+    round_minutes = forms.IntegerField(
+        label=gettext_lazy("Minutes a round"),
+        min_value=ROUND_MINUTES[0],
+        max_value=ROUND_MINUTES[1],
+        required=False,
+        help_text=gettext_lazy(
+            "A clock on the big screen and the organiser's page counts them down from each"
+            " draw. Empty: no clock."
+        ),
+    )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         self.club = club
@@ -106,7 +116,13 @@ class TournamentForm(HouseRulesMixin, forms.Form):
         return [{"player": p, "plays": self[f"plays_{p.pk}"]} for p in self.members]
 
     def table_fields(self) -> list[forms.BoundField]:
-        return [self["table_size"], self["rounds"], self["prizes"], self["tie_breaks"]]
+        return [
+            self["table_size"],
+            self["rounds"],
+            self["round_minutes"],
+            self["prizes"],
+            self["tie_breaks"],
+        ]
 
     def point_rows(self) -> list[forms.BoundField]:
         return [self[f"points_{size}"] for size in POINT_SIZES]
@@ -153,6 +169,7 @@ class TournamentForm(HouseRulesMixin, forms.Form):
             method=data["method"],
             prizes=data["prizes"],
             tie_breaks=[b for b in (data.get("tie_breaks") or "").split(",") if b],
+            round_minutes=data.get("round_minutes"),
         )
 
     def refuse(self, refusal: InputError) -> None:

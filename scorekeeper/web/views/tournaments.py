@@ -4,6 +4,7 @@ big screen's leaderboard under the view link. Each table plays through its own g
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +13,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -43,6 +45,24 @@ def _tournament(club: Club, tournament_id: Any, board: bool = False) -> Tourname
         return found.get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError):
         raise Http404(_("No such tournament")) from None
+
+
+def _clock(found: Tournament, number: int) -> dict[str, str] | None:
+    """Round ``number``'s clock as a page shows it (static/js/clock.js counts it down): when it
+    runs out, the words for what is left now, and the words the script says later."""
+    ends = found.round_ends(number)
+    if ends is None:
+        return None
+    left = math.ceil((ends - timezone.now()).total_seconds() / 60)
+    over = _("Time is up")
+    words = over if left <= 0 else ngettext("%(n)s min left", "%(n)s min left", left) % {"n": left}
+    return {
+        "ends": ends.isoformat(),
+        "words": words,
+        "one": ngettext("%(n)s min left", "%(n)s min left", 1) % {"n": 1},
+        "many": ngettext("%(n)s min left", "%(n)s min left", 2) % {"n": "{n}"},
+        "over": over,
+    }
 
 
 def _left_words(tournament: Tournament) -> str:
@@ -111,6 +131,7 @@ def _organise(
             **question,
             "withdrawn": [p for p in placings if p.withdrew],
             "checked_in": sum(p.here for p in placings),
+            "clock": _clock(found, number),
             "club": club,
             "tournament": found,
             "number": number,
@@ -390,6 +411,7 @@ def _board(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResp
             found, set(found.tables.filter(round=number).values_list("size", flat=True))
         ),
         "version": version,
+        "clock": _clock(found, number),
         "left_words": _left_words(found),
     }
     template = "scorekeeper/tournaments/board.html" + ("#board" if request.htmx else "")
