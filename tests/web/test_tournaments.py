@@ -779,3 +779,26 @@ def test_a_clock_out_of_its_range_is_refused_naming_the_field(minutes):
         new_tournament(make_club(), NAMES[:8], round_minutes=minutes)
     assert refused.value.field == "round_minutes"
     assert "5 to 240 minutes" in refused.value.message
+
+
+def test_the_organisers_page_follows_its_tables_asking_in_one_statement(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8])
+    one, _two = tournaments.draw_round(tournament, club.key)
+    url = reverse("tournament", args=[club.key, tournament.pk])
+    page = client.get(url).content.decode()
+    version = page.split('id="live" hx-get="?v=', 1)[1].split('"', 1)[0]
+    htmx = {"HX-Request": "true"}
+    with CaptureQueriesContext(connection) as asked:
+        assert client.get(url, {"v": version}, headers=htmx).status_code == 204
+    assert len(asked.captured_queries) == 1
+    finish(one.game, seated(one))
+    moved = client.get(url, {"v": version}, headers=htmx)
+    assert moved.status_code == 200 and 'id="live"' in moved.content.decode()
+    assert one.game.result_words in moved.content.decode()
+    # Another club's secret link learns nothing.
+    other = reverse("tournament", args=[make_club().key, tournament.pk])
+    assert client.get(other, {"v": version}, headers=htmx).status_code == 404

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -104,9 +105,34 @@ def _tables(tournament: Tournament, club: Club, number: int) -> list[dict[str, A
 
 
 @require_GET
+def tournament(request: HtmxHttpRequest, tournament_id: Any, **keys: str) -> HttpResponse:
+    """The organiser's page. It follows the tables: every two seconds it asks whether a game
+    moved (204 when not, in one statement, as the big screen asks), and draws its tables and
+    standings again when one did."""
+    if _unchanged(request, tournament_id, keys, lambda moved, _count: moved):
+        return HttpResponse(status=204)
+    return _organiser_page(request, tournament_id=tournament_id, **keys)
+
+
 @club_link()
-def tournament(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
-    return _organise(request, club, _tournament(club, tournament_id))
+def _organiser_page(request: HtmxHttpRequest, club: Club, tournament_id: Any) -> HttpResponse:
+    return _organise(request, club, _tournament(club, tournament_id, board=True))
+
+
+def _unchanged(
+    request: HtmxHttpRequest,
+    tournament_id: Any,
+    keys: dict[str, str],
+    shown: Callable[[str, int], str],
+) -> bool:
+    """Whether a page's ask (htmx, ``?v=``) names the version its tournament is at, as
+    ``shown`` writes it from the tournament's version and its count of players: one statement
+    that opens the club and reads the version, as a game's poll is."""
+    if not (request.htmx and "v" in request.GET):
+        return False
+    link = url_link(dict(keys), read_only_ok=True)
+    known = Tournament.objects.board_version_opened_by(tournament_id, link.key, link.read_only)
+    return known is not None and request.GET["v"] == shown(*known)
 
 
 class _Ask(Exception):
@@ -132,6 +158,7 @@ def _organise(
             "withdrawn": [p for p in placings if p.withdrew],
             "checked_in": sum(p.here for p in placings),
             "clock": _clock(found, number),
+            "version": found.board_version[0],
             "club": club,
             "tournament": found,
             "number": number,
@@ -166,7 +193,7 @@ def tournament_action(
 ) -> HttpResponse:
     """Draw the next round, close a table, enter or withdraw a player, swap two, or end: each
     refusal said on the organiser's page, nothing changed."""
-    found = _tournament(club, tournament_id)
+    found = _tournament(club, tournament_id, board=True)
     try:
         said = _act(request, club, found, action)
     except _Ask as ask:
@@ -366,11 +393,8 @@ def board(request: HtmxHttpRequest, tournament_id: Any, **keys: str) -> HttpResp
     version, as a game's poll is: with the club opened first and the version counted in three
     more, it took 14–21 times what ``/healthz`` takes (``bench/tournament.py``), and a hall of
     screens asks it 100 times a second for every 50 of them."""
-    if request.htmx and "v" in request.GET:
-        link = url_link(dict(keys), read_only_ok=True)
-        known = Tournament.objects.board_version_opened_by(tournament_id, link.key, link.read_only)
-        if known is not None and request.GET["v"] == _shown(request, *known):
-            return HttpResponse(status=204)
+    if _unchanged(request, tournament_id, keys, partial(_shown, request)):
+        return HttpResponse(status=204)
     return _board(request, tournament_id=tournament_id, **keys)
 
 
