@@ -33,7 +33,7 @@ from .lib.text import clean_name_text
 from .models import Club, Entry, Game, GameSeat, Night, Round, Table, Tournament
 from .models.clubs import clean_name, key_digest, view_key_for
 from .models.games import stored_rules
-from .models.nights import MOST_ENTRIES, MOST_ROUNDS, ROUND_MINUTES, TABLE_SIZES, TIE_BREAKS
+from .models.tournaments import MOST_ENTRIES, MOST_ROUNDS, ROUND_MINUTES, TABLE_SIZES, TIE_BREAKS
 from .rules import ROUND_ENDINGS, SWITCHES, Result, RuleSet, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError

@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 
 from .lib import draw
 from .models import Club, Entry, GameSeat, Player, Table, Tournament
-from .models.nights import (
+from .models.tournaments import (
     MOST_ENTRIES,
     MOST_ROUNDS,
     ROUND_MINUTES,

@@ -21,7 +21,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 from pydantic_core import PydanticCustomError
 
 from ..lib.text import clean_name_text
-from ..models.nights import MOST_ENTRIES, MOST_ROUNDS, ROUND_MINUTES, TIE_BREAKS
+from ..models.tournaments import MOST_ENTRIES, MOST_ROUNDS, ROUND_MINUTES, TIE_BREAKS
 from ..rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
 from ..rules.errors import InputError
 from ..rules.numbers import read_points

@@ -18,7 +18,7 @@ from pydantic import Field
 
 from .. import tournaments
 from ..models import Club, Entry, Tournament
-from ..models.nights import MOST_ROUNDS
+from ..models.tournaments import MOST_ROUNDS
 from ..reports.tournaments import DrawnTable, drawn_tables, standings
 from ..rules import build_rules
 from ..rules.errors import InputError

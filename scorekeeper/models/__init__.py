@@ -5,7 +5,8 @@ May import only ``lib`` and ``rules``."""
 
 from .clubs import Club, FaultReport, Player, RetiredKey, Season, key_digest, new_key
 from .games import BIN_DAYS, Game, GameSeat, MadeByANewerKnock, Round, RoundInputs
-from .nights import Entry, Night, Table, Tournament, table_key_for
+from .nights import Night
+from .tournaments import Entry, Table, Tournament, table_key_for
 
 __all__ = [
     "BIN_DAYS",

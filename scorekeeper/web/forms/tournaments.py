@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from ... import tournaments
 from ...models import Club, Player, Tournament
-from ...models.nights import MOST_ROUNDS, ROUND_MINUTES, TABLE_SIZES
+from ...models.tournaments import MOST_ROUNDS, ROUND_MINUTES, TABLE_SIZES
 from ...rules import PRESETS, build_rules
 from ...rules.errors import InputError
 from .games import NewGameForm
