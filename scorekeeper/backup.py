@@ -33,7 +33,14 @@ from .lib.text import clean_name_text
 from .models import Club, Entry, Game, GameSeat, Night, Round, Table, Tournament
 from .models.clubs import clean_name, key_digest, view_key_for
 from .models.games import stored_rules
-from .models.tournaments import MOST_ENTRIES, MOST_ROUNDS, ROUND_MINUTES, TABLE_SIZES, TIE_BREAKS
+from .models.tournaments import (
+    DEFAULT_TIE_BREAKS,
+    MOST_ENTRIES,
+    MOST_ROUNDS,
+    ROUND_MINUTES,
+    TABLE_SIZES,
+    TIE_BREAKS,
+)
 from .rules import ROUND_ENDINGS, SWITCHES, Result, RuleSet, build_rules
 from .rules.cards import CardError, check_hand, parse_cards
 from .rules.errors import InputError
@@ -327,7 +334,7 @@ class TournamentEntry(Strict):
         list[Annotated[str, _one_of(TIE_BREAKS, "a tie-break is")]],
         Field(max_length=len(TIE_BREAKS)),
         AfterValidator(_once_each),
-    ] = Field(default_factory=lambda: list(TIE_BREAKS))
+    ] = Field(default_factory=lambda: list(DEFAULT_TIE_BREAKS))
     round_minutes: Annotated[int, Field(ge=ROUND_MINUTES[0], le=ROUND_MINUTES[1])] | None = None
     created: Moment
     finished: Moment | None = None

@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from .lib import draw
 from .models import Club, Entry, GameSeat, Player, Table, Tournament
 from .models.tournaments import (
+    DEFAULT_TIE_BREAKS,
     MOST_ENTRIES,
     MOST_ROUNDS,
     ROUND_MINUTES,
@@ -72,7 +73,7 @@ def start_tournament(
     points: Mapping[str, Any] | None = None,
     method: str = Tournament.Method.MIXED,
     prizes: int = 3,
-    tie_breaks: Sequence[str] = TIE_BREAKS,
+    tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
     round_minutes: int | None = None,
 ) -> Tournament:
     """A tournament of the club and its players (the club's, or new names), nothing drawn yet."""
@@ -97,7 +98,9 @@ def start_tournament(
         raise InputError(_("prize places are from 0 to 200"), "prizes")
     if len(set(tie_breaks)) != len(tie_breaks) or not set(tie_breaks) <= set(TIE_BREAKS):
         raise InputError(
-            _("the tie-breaks after points are “games_won” and “left”, each once, in order"),
+            _(
+                "the tie-breaks after points are “games_won”, “left” and “opponents”, each once at most, in order"
+            ),
             "tie_breaks",
         )
     if round_minutes is not None and not ROUND_MINUTES[0] <= round_minutes <= ROUND_MINUTES[1]:

@@ -21,7 +21,13 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 from pydantic_core import PydanticCustomError
 
 from ..lib.text import clean_name_text
-from ..models.tournaments import MOST_ENTRIES, MOST_ROUNDS, ROUND_MINUTES, TIE_BREAKS
+from ..models.tournaments import (
+    DEFAULT_TIE_BREAKS,
+    MOST_ENTRIES,
+    MOST_ROUNDS,
+    ROUND_MINUTES,
+    TIE_BREAKS,
+)
 from ..rules import ENDINGS, PRESETS, ROUND_ENDINGS, SWITCHES
 from ..rules.errors import InputError
 from ..rules.numbers import read_points
@@ -525,7 +531,8 @@ def _one_of(words: tuple[str, ...], message: str) -> Callable[[Any], str]:
 
 def _tie_breaks(value: Any) -> list[str]:
     message = gettext_noop(
-        "the tie-breaks after points are “games_won” and “left”, each once, in order"
+        "the tie-breaks after points are “games_won”, “left” and “opponents”, each once at most,"
+        " in order"
     )
     if (
         not isinstance(value, list)
@@ -610,10 +617,12 @@ class TournamentIn(Strict):
                 "maxItems": len(TIE_BREAKS),
                 "uniqueItems": True,
                 "description": "What settles equal points, in order, before the lot drawn "
-                "at entry: games won, and lives (coins) left at the ends of the games",
+                "at entry: games won, lives (coins) left at the ends of the games, and the "
+                "opponents' points (the points of every player met, summed); by default the "
+                "first two",
             }
         ),
-    ] = Field(default_factory=lambda: list(TIE_BREAKS))
+    ] = Field(default_factory=lambda: list(DEFAULT_TIE_BREAKS))
     round_minutes: (
         Annotated[
             int,

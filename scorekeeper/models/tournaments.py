@@ -28,13 +28,15 @@ from .games import Game, stored_rules
 MOST_ENTRIES = 200  # players in a tournament
 MOST_ROUNDS = 20  # rounds (a game at every table) in a tournament
 ROUND_MINUTES = (5, 240)  # the least and most minutes a round's clock runs
-# What settles equal points, in the organiser's order (the lot drawn at entry settles the rest):
-# games won, and lives (or coins) left at the ends of the games.
-TIE_BREAKS = ("games_won", "left")
+# What may settle equal points, in the organiser's order (the lot drawn at entry settles the
+# rest): games won, lives (or coins) left at the ends of the games, and the opponents' points
+# (the points of every player met, summed); the first two unless the organiser says otherwise.
+TIE_BREAKS = ("games_won", "left", "opponents")
+DEFAULT_TIE_BREAKS = ("games_won", "left")
 
 
 def default_tie_breaks() -> list[str]:
-    return list(TIE_BREAKS)
+    return list(DEFAULT_TIE_BREAKS)
 
 
 TABLE_SIZES = range(3, 7)  # players a table is drawn for, as the organiser asks

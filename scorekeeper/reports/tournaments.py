@@ -32,6 +32,9 @@ class Placing:
     withdrew: bool
     prize: bool = False
     here: bool = False  # checked in before round 1
+    # The points of every player met in a game that counted, summed (once a game together):
+    # counted only where the organiser settles ties by it.
+    opponents: int = 0
 
 
 def _counted(seats: Any, points: dict[str, list[int]], lives: int, pot: bool) -> Any:
@@ -54,6 +57,7 @@ def _counted(seats: Any, points: dict[str, list[int]], lives: int, pot: bool) ->
 _BREAKS: dict[str, Callable[[Placing], int]] = {
     "games_won": lambda p: p.wins,
     "left": lambda p: p.left,
+    "opponents": lambda p: p.opponents,
 }
 
 
@@ -70,6 +74,7 @@ def scheme(tournament: Tournament, sizes: set[int]) -> str:
     ties = {
         "games_won": _("games won"),
         "left": _("coins left") if tournament.rules.played_for_pot else _("lives left"),
+        "opponents": _("opponents' points"),
     }
     settled = [ties[name] for name in tournament.tie_breaks if name in ties] + [_("the lot")]
     return _("Points by place: %(points)s. Equal points: %(ties)s.") % {
@@ -111,6 +116,8 @@ def standings(tournament: Tournament) -> list[Placing]:
         )
         for e in entries
     ]
+    if "opponents" in tournament.tie_breaks:
+        _count_opponents(placings, seats)
     breaks = [_BREAKS[name] for name in tournament.tie_breaks if name in _BREAKS]
     placings.sort(key=lambda p: (-p.points, *(-b(p) for b in breaks), p.lot))
     # The prize places: the first of those still in, once a game has counted (no star on 0
@@ -122,6 +129,21 @@ def standings(tournament: Tournament) -> list[Placing]:
         placing.prize = scored and not placing.withdrew and prized < tournament.prizes
         prized += placing.prize
     return placings
+
+
+def _count_opponents(placings: list[Placing], seats: Any) -> None:
+    """Each player's opponents' points: the points of everyone they sat with in a game that
+    counted, summed (one query)."""
+    points = {p.player_id: p.points for p in placings}
+    tables: dict[Any, list[int]] = {}
+    for game_id, player_id in seats.values_list("game_id", "player_id"):
+        tables.setdefault(game_id, []).append(player_id)
+    met: dict[int, int] = {}
+    for players in tables.values():
+        for player in players:
+            met[player] = met.get(player, 0) + sum(points.get(o, 0) for o in players if o != player)
+    for placing in placings:
+        placing.opponents = met.get(placing.player_id, 0)
 
 
 @dataclass

@@ -497,6 +497,16 @@ def test_tie_breaks_are_asked_in_the_form_and_the_api(client):
         headers=headers,
     )
     assert twice.status_code == 400 and twice.json()["field"] == "tie_breaks"
+    met = client.post(
+        f"/api/v1/clubs/{club.id}/tournaments",
+        {**body, "tie_breaks": ["opponents", "games_won"]},
+        content_type="application/json",
+        headers=headers,
+    )
+    assert met.json()["tie_breaks"] == ["points", "opponents", "games_won", "lot"]
+    # The form offers it too.
+    page = client.get(reverse("new-tournament", args=[club.key])).content.decode()
+    assert 'value="opponents,games_won"' in page
 
 
 def test_a_club_file_with_a_table_id_twice_or_too_many_tournaments_imports_nothing_in_one_line(
@@ -803,3 +813,32 @@ def test_the_organisers_page_follows_its_tables_asking_in_one_statement(client):
     # Another club's secret link learns nothing.
     other = reverse("tournament", args=[make_club().key, tournament.pk])
     assert client.get(other, {"v": version}, headers=htmx).status_code == 404
+
+
+def test_equal_points_settled_by_the_points_of_the_players_met():
+    """Two rounds of 8 players: after them, the players level on points are ordered by the
+    points their opponents made (every game they sat at, summed), counted here by hand from
+    the seats and the standings' own points; the scheme line says so."""
+    from scorekeeper.reports.tournaments import scheme, standings
+
+    club = make_club()
+    tournament = new_tournament(club, NAMES[:8], tie_breaks=["opponents"], rounds=2)
+    sat = []
+    for _round in range(2):
+        for table in tournaments.draw_round(tournament, club.key):
+            order = seated(table)
+            finish(table.game, order)
+            sat.append(order)
+    placings = standings(tournament)
+    points = {p.name: p.points for p in placings}
+    met = {
+        name: sum(points[o] for t in sat if name in t for o in t if o != name) for name in points
+    }
+    assert {p.name: p.opponents for p in placings} == met
+    for above, below in itertools.pairwise(placings):
+        assert (above.points, above.opponents) >= (below.points, below.opponents)
+    assert "Equal points: opponents' points, the lot." in scheme(tournament, {4})
+    # Not asked for, it is not counted (nor its query made).
+    plain = new_tournament(club, NAMES[8:16])
+    tournaments.draw_round(plain, club.key)
+    assert all(p.opponents == 0 for p in standings(plain))

@@ -76,6 +76,14 @@ class TournamentForm(HouseRulesMixin, forms.Form):
             ("games_won,left", gettext_lazy("games won, then lives (or coins) left")),
             ("left,games_won", gettext_lazy("lives (or coins) left, then games won")),
             ("games_won", gettext_lazy("games won")),
+            (
+                "opponents,games_won",
+                gettext_lazy("the points of the players met, then games won"),
+            ),
+            (
+                "games_won,opponents",
+                gettext_lazy("games won, then the points of the players met"),
+            ),
             ("left", gettext_lazy("lives (or coins) left")),
             ("", gettext_lazy("the draw alone")),
         ],
